@@ -1,0 +1,96 @@
+// One build for every bundle of the project.
+//   node esbuild.mjs                 development build (source maps)
+//   node esbuild.mjs --production    minified, no source maps (what the .vsix ships)
+//   node esbuild.mjs --watch         rebuild on change
+//   node esbuild.mjs --only=server   just the local server (npm run server)
+import * as esbuild from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const args = process.argv.slice(2);
+const production = args.includes('--production');
+const watch = args.includes('--watch');
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  logLevel: 'warning',
+  legalComments: production ? 'none' : 'inline',
+};
+
+const webviewApps = fs.readdirSync('webview-ui/src/apps', { withFileTypes: true })
+  .filter((d) => d.isDirectory() && fs.existsSync(path.join('webview-ui/src/apps', d.name, 'main.tsx')))
+  .map((d) => d.name);
+
+/** @type {Record<string, import('esbuild').BuildOptions>} */
+const targets = {
+  // Extension host: Node, CommonJS, vscode provided by the host.
+  extension: {
+    ...common,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  // One browser bundle per webview app: dist/webviews/<app>.js (+ .css when the app imports any).
+  webviews: {
+    ...common,
+    entryPoints: Object.fromEntries(webviewApps.map((a) => [a, `webview-ui/src/apps/${a}/main.tsx`])),
+    outdir: 'dist/webviews',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+  },
+  // The local LangSmith-compatible server: run with the system Node; its packages stay in node_modules
+  // (better-sqlite3 is native), so it is never part of the .vsix.
+  server: {
+    ...common,
+    minify: false,
+    entryPoints: { server: 'server/main.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+  },
+  // Mocha suites that run inside the real extension host.
+  extensionTests: {
+    ...common,
+    minify: false,
+    sourcemap: 'inline',
+    entryPoints: ['test/extension/suite/*.ts'],
+    outdir: 'out/test/extension',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', 'mocha'],
+  },
+};
+
+const selected = only ? only.split(',') : Object.keys(targets).filter((t) => !(production && t === 'extensionTests'));
+for (const name of selected) {
+  if (!targets[name]) throw new Error(`unknown target ${name}; known: ${Object.keys(targets).join(', ')}`);
+}
+const present = selected.filter((name) => {
+  const eps = targets[name].entryPoints;
+  if (Array.isArray(eps)) return true;
+  return Object.values(eps).every((p) => fs.existsSync(p)) && Object.keys(eps).length > 0;
+});
+
+if (watch) {
+  for (const name of present) {
+    const ctx = await esbuild.context(targets[name]);
+    await ctx.watch();
+  }
+  console.log(`[esbuild] watching ${present.join(', ')}`);
+} else {
+  const t0 = Date.now();
+  await Promise.all(present.map((name) => esbuild.build(targets[name])));
+  console.log(`[esbuild] built ${present.join(', ')}${production ? ' (production)' : ''} in ${Date.now() - t0} ms`);
+}
