@@ -1,0 +1,79 @@
+import semver from 'semver';
+import { HttpClient } from './http';
+import { LangSmithConflictError } from './errors';
+import { ServerInfoSchema, SettingsSchema, type ServerInfo, type TenantSettings } from './schemas';
+
+/** The semver package refuses versions longer than this; longer ones count as unknown. */
+export const SEMVER_MAX_LENGTH = 256;
+/** First LangSmith version whose /info may omit the flag yet serves the multipart example endpoints. */
+export const MULTIPART_EXAMPLES_MIN_VERSION = '0.10.0';
+
+/** A server version usable for comparisons, or null (missing, too long, not semver). */
+export function parseServerVersion(version: string | null | undefined): string | null {
+  if (!version || version.length > SEMVER_MAX_LENGTH) return null;
+  return semver.valid(semver.coerce(version, { includePrerelease: true }) ?? version) ?? null;
+}
+
+/**
+ * Whether the server accepts the multipart example endpoints: its explicit instance flag when it
+ * gives one, otherwise its version compared with {@link MULTIPART_EXAMPLES_MIN_VERSION}.
+ */
+export function multipartExamplesSupported(info: ServerInfo): boolean {
+  const flag = info.instance_flags?.['dataset_examples_multipart_enabled'];
+  if (typeof flag === 'boolean') return flag;
+  const v = parseServerVersion(info.version);
+  return v !== null && semver.gte(v, MULTIPART_EXAMPLES_MIN_VERSION);
+}
+
+/** What every resource shares: the transport, the web host and a few per-client caches. */
+export class ClientContext {
+  private infoPromise?: Promise<ServerInfo>;
+  private settingsPromise?: Promise<TenantSettings>;
+
+  constructor(
+    readonly http: HttpClient,
+    readonly webUrl: string,
+  ) {}
+
+  /** GET /info, once per client (a failure is not cached). */
+  info(signal?: AbortSignal): Promise<ServerInfo> {
+    if (!this.infoPromise) {
+      this.infoPromise = this.http
+        .request({ path: '/info', action: 'read server info', schema: ServerInfoSchema, signal, timeoutMs: Math.min(this.http.timeoutMs, 10_000) })
+        .catch((e: unknown) => {
+          this.infoPromise = undefined;
+          throw e;
+        });
+    }
+    return this.infoPromise;
+  }
+
+  /** GET /settings (the caller's tenant: id, handle), once per client. */
+  settings(signal?: AbortSignal): Promise<TenantSettings> {
+    if (!this.settingsPromise) {
+      this.settingsPromise = this.http
+        .request({ path: '/settings', action: 'read settings', schema: SettingsSchema, signal })
+        .catch((e: unknown) => {
+          this.settingsPromise = undefined;
+          throw e;
+        });
+    }
+    return this.settingsPromise;
+  }
+}
+
+/**
+ * A create that carries a client-generated id: a 409 after the request was repeated may be our own
+ * earlier attempt. When reading the id back finds it, that is the answer; otherwise the conflict stands.
+ */
+export async function createWithId<T>(create: () => Promise<T>, readBack: () => Promise<T | null>): Promise<T> {
+  try {
+    return await create();
+  } catch (e) {
+    if (e instanceof LangSmithConflictError) {
+      const existing = await readBack().catch(() => null);
+      if (existing) return existing;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,135 @@
+import { MSG } from './messages';
+
+export interface LangSmithErrorInit {
+  action?: string;
+  status?: number;
+  statusText?: string;
+  detail?: string;
+  cause?: unknown;
+}
+
+/** Every error the client raises. `action` names what was attempted ("read dataset"). */
+export class LangSmithError extends Error {
+  readonly action?: string;
+  readonly status?: number;
+  readonly statusText?: string;
+  readonly detail?: string;
+
+  constructor(message: string, init: LangSmithErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'LangSmithError';
+    this.action = init.action;
+    this.status = init.status;
+    this.statusText = init.statusText;
+    this.detail = init.detail;
+  }
+}
+
+/** Raised before any request when arguments break a rule of the API (spec §5). */
+export class LangSmithValidationError extends LangSmithError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LangSmithValidationError';
+  }
+}
+
+export class LangSmithNotFoundError extends LangSmithError {
+  constructor(message: string, init: LangSmithErrorInit = {}) {
+    super(message, { status: 404, ...init });
+    this.name = 'LangSmithNotFoundError';
+  }
+}
+
+export class LangSmithConflictError extends LangSmithError {
+  constructor(message: string, init: LangSmithErrorInit = {}) {
+    super(message, { status: 409, ...init });
+    this.name = 'LangSmithConflictError';
+  }
+}
+
+/** 401 or 403: the API key is missing, wrong, or lacks access to the workspace. */
+export class LangSmithAuthError extends LangSmithError {
+  constructor(message: string, init: LangSmithErrorInit = {}) {
+    super(message, init);
+    this.name = 'LangSmithAuthError';
+  }
+}
+
+/** The request did not finish within the timeout (after any retries). */
+export class LangSmithTimeoutError extends LangSmithError {
+  constructor(message: string, init: LangSmithErrorInit = {}) {
+    super(message, init);
+    this.name = 'LangSmithTimeoutError';
+  }
+}
+
+/**
+ * The server's `detail`: a string as is, an array joined by newlines (FastAPI validation
+ * errors are objects, of which the `msg` is shown), anything else 'Unspecified error'.
+ */
+export function detailFromBody(body: unknown): string {
+  if (body !== null && typeof body === 'object' && 'detail' in body) {
+    const detail = (body as { detail: unknown }).detail;
+    if (typeof detail === 'string') return detail;
+    if (Array.isArray(detail)) {
+      return detail
+        .map((d) => {
+          if (typeof d === 'string') return d;
+          if (d && typeof d === 'object' && 'msg' in d) {
+            const loc = Array.isArray((d as { loc?: unknown }).loc) ? `${(d as { loc: unknown[] }).loc.join('.')}: ` : '';
+            return `${loc}${String((d as { msg: unknown }).msg)}`;
+          }
+          return JSON.stringify(d);
+        })
+        .join('\n');
+    }
+  }
+  return MSG.unspecifiedError;
+}
+
+/** The detail of a raw error body: JSON `detail` when there is one, else the (trimmed) text itself. */
+export function detailFromText(text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed) return MSG.unspecifiedError;
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    if (parsed && typeof parsed === 'object') {
+      if ('detail' in parsed) return detailFromBody(parsed);
+      if ('message' in parsed && typeof (parsed as { message: unknown }).message === 'string') {
+        return (parsed as { message: string }).message;
+      }
+      if ('error' in parsed && typeof (parsed as { error: unknown }).error === 'string') {
+        return (parsed as { error: string }).error;
+      }
+    }
+    return MSG.unspecifiedError;
+  } catch {
+    return trimmed.length > 500 ? `${trimmed.slice(0, 500)}…` : trimmed;
+  }
+}
+
+/** The error for a failed HTTP answer: `Failed to {action}: {status} {statusText}` and the detail. */
+export function errorForStatus(action: string, status: number, statusText: string, bodyText: string): LangSmithError {
+  const detail = detailFromText(bodyText);
+  const text = statusText || defaultStatusText(status);
+  const message = `Failed to ${action}: ${status} ${text}\n${detail}`;
+  const init = { action, status, statusText: text, detail };
+  if (status === 404) return new LangSmithNotFoundError(message, init);
+  if (status === 409) return new LangSmithConflictError(message, init);
+  if (status === 401 || status === 403) return new LangSmithAuthError(message, init);
+  return new LangSmithError(message, init);
+}
+
+function defaultStatusText(status: number): string {
+  const texts: Record<number, string> = {
+    400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+    408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
+    422: 'Unprocessable Entity', 425: 'Too Early', 429: 'Too Many Requests', 500: 'Internal Server Error',
+    502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  };
+  return texts[status] ?? '';
+}
+
+export function isNotFound(e: unknown): e is LangSmithNotFoundError {
+  return e instanceof LangSmithNotFoundError;
+}

@@ -1,0 +1,280 @@
+import type { z } from 'zod';
+import { LangSmithError, LangSmithTimeoutError, LangSmithValidationError, errorForStatus } from './errors';
+import { MSG } from './messages';
+
+export const DEFAULT_API_URL = 'https://api.smith.langchain.com';
+export const DEFAULT_TIMEOUT_MS = 90_000;
+export const DEFAULT_MAX_RETRIES = 4;
+/** Statuses worth another attempt: the server did not (or may not have) done the work. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 425, 429, 500, 502, 503, 504]);
+/** Statuses that say the request was refused before any work, so even a plain POST may be repeated. */
+const REFUSED_STATUSES: ReadonlySet<number> = new Set([425, 429]);
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[] | Record<string, unknown>;
+export type Query = Record<string, QueryValue>;
+
+export interface HttpConfig {
+  /** `https://api.smith.langchain.com`, `https://host/api/v1`, `http://127.0.0.1:1984`… */
+  apiUrl?: string;
+  apiKey?: string;
+  /** Sent as `x-tenant-id`. */
+  workspaceId?: string;
+  /** Per attempt, in milliseconds. Default 90 s. */
+  timeoutMs?: number;
+  /** Further attempts after the first. Default 4. */
+  maxRetries?: number;
+  /** First backoff step; doubled on each retry, with jitter. Default 500 ms. */
+  retryBaseDelayMs?: number;
+  /** Upper bound for one wait, including a server's Retry-After. Default 30 s. */
+  retryMaxDelayMs?: number;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions<T> {
+  method?: Method;
+  path: string;
+  query?: Query;
+  json?: unknown;
+  body?: string | Uint8Array | FormData | Blob;
+  contentType?: string;
+  /** Names the work in errors: "read dataset" → "Failed to read dataset: 404 Not Found". */
+  action: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /**
+   * Whether repeating the request is harmless. Defaults to true for GET, PUT and DELETE; POST and
+   * PATCH are repeated only when the caller says so (a create with a client-generated id).
+   */
+  idempotent?: boolean;
+  schema?: z.ZodType<T>;
+  /** 'json' (default), 'text' or 'none'. */
+  responseType?: 'json' | 'text' | 'none';
+  /** Answer null instead of raising on 404. */
+  nullOn404?: boolean;
+}
+
+export interface HttpStats {
+  requests: number;
+  retries: number;
+}
+
+/** Milliseconds from a Retry-After header (seconds or an HTTP date), or undefined. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+export function assertPositiveTimeout(ms: number | undefined): void {
+  if (ms === undefined) return;
+  if (typeof ms !== 'number' || !(ms > 0) || !Number.isFinite(ms)) throw new LangSmithValidationError(MSG.timeoutPositive);
+}
+
+/** Trailing slashes off; `…/api/v1` kept as given. */
+export function normalizeApiUrl(apiUrl: string): string {
+  return apiUrl.trim().replace(/\/+$/, '');
+}
+
+export function buildQuery(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const v of value) params.append(key, String(v));
+    } else if (typeof value === 'object') {
+      params.append(key, JSON.stringify(value));
+    } else {
+      params.append(key, String(value));
+    }
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** One request function for the whole client: headers, timeout, retries, error mapping, parsing. */
+export class HttpClient {
+  readonly apiUrl: string;
+  readonly workspaceId?: string;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly stats: HttpStats = { requests: 0, retries: 0 };
+  private readonly retryBaseDelayMs: number;
+  private readonly retryMaxDelayMs: number;
+  private readonly baseHeaders: Record<string, string>;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(config: HttpConfig = {}) {
+    assertPositiveTimeout(config.timeoutMs);
+    this.apiUrl = normalizeApiUrl(config.apiUrl || DEFAULT_API_URL);
+    this.workspaceId = config.workspaceId || undefined;
+    this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxRetries = Math.max(0, config.maxRetries ?? DEFAULT_MAX_RETRIES);
+    this.retryBaseDelayMs = config.retryBaseDelayMs ?? 500;
+    this.retryMaxDelayMs = config.retryMaxDelayMs ?? 30_000;
+    this.fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
+    this.baseHeaders = { accept: 'application/json', ...(config.headers ?? {}) };
+    if (config.apiKey) this.baseHeaders['x-api-key'] = config.apiKey;
+    if (this.workspaceId) this.baseHeaders['x-tenant-id'] = this.workspaceId;
+    // The key must never show up when the client object is logged or serialised.
+    Object.defineProperty(this, 'baseHeaders', { enumerable: false });
+  }
+
+  /** Path of the platform endpoints: `/v1/platform/…` at the API root, `/platform/…` under `…/api/v1`. */
+  platformPath(rest: string): string {
+    const clean = rest.replace(/^\/+/, '');
+    return /\/v1$/.test(this.apiUrl) ? `/platform/${clean}` : `/v1/platform/${clean}`;
+  }
+
+  url(path: string, query?: Query): string {
+    return `${this.apiUrl}${path.startsWith('/') ? path : `/${path}`}${buildQuery(query)}`;
+  }
+
+  private backoff(attempt: number): number {
+    const step = Math.min(this.retryMaxDelayMs, this.retryBaseDelayMs * 2 ** attempt);
+    return Math.round(step / 2 + Math.random() * (step / 2));
+  }
+
+  async request<T = unknown>(opts: RequestOptions<T> & { nullOn404: true }): Promise<T | null>;
+  async request<T = unknown>(opts: RequestOptions<T>): Promise<T>;
+  async request<T = unknown>(opts: RequestOptions<T>): Promise<T | null> {
+    assertPositiveTimeout(opts.timeoutMs);
+    const method = opts.method ?? 'GET';
+    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+    const idempotent = opts.idempotent ?? (method === 'GET' || method === 'PUT' || method === 'DELETE');
+    const url = this.url(opts.path, opts.query);
+    const headers: Record<string, string> = { ...this.baseHeaders };
+    let body: string | Uint8Array | FormData | Blob | undefined = opts.body;
+    if (opts.json !== undefined) {
+      body = JSON.stringify(opts.json);
+      headers['content-type'] = 'application/json';
+    }
+    if (opts.contentType) headers['content-type'] = opts.contentType;
+    const caller = opts.signal;
+
+    for (let attempt = 0; ; attempt++) {
+      if (caller?.aborted) throw caller.reason;
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
+      this.stats.requests++;
+      let res: Response;
+      try {
+        res = await this.fetchImpl(url, { method, headers, body: body as RequestInit["body"], signal });
+      } catch (err) {
+        if (caller?.aborted) throw caller.reason;
+        if (idempotent && attempt < this.maxRetries) {
+          this.stats.retries++;
+          await sleep(this.backoff(attempt), caller);
+          continue;
+        }
+        if (timeout.aborted) {
+          throw new LangSmithTimeoutError(`Failed to ${opts.action}: no answer within ${timeoutMs} ms`, { action: opts.action, cause: err });
+        }
+        throw new LangSmithError(`Failed to ${opts.action}: ${networkMessage(err)}`, { action: opts.action, cause: err });
+      }
+
+      if (!res.ok) {
+        const retryable = RETRYABLE_STATUSES.has(res.status) && (idempotent || REFUSED_STATUSES.has(res.status));
+        if (retryable && attempt < this.maxRetries) {
+          const after = parseRetryAfter(res.headers.get('retry-after'));
+          await res.body?.cancel().catch(() => undefined);
+          this.stats.retries++;
+          await sleep(Math.min(this.retryMaxDelayMs, after ?? this.backoff(attempt)), caller);
+          continue;
+        }
+        if (res.status === 404 && opts.nullOn404) {
+          await res.body?.cancel().catch(() => undefined);
+          return null;
+        }
+        let text = '';
+        try {
+          text = await res.text();
+        } catch {
+          /* the status says enough */
+        }
+        throw errorForStatus(opts.action, res.status, res.statusText, text);
+      }
+
+      try {
+        return await this.readBody(res, opts);
+      } catch (err) {
+        if (err instanceof LangSmithError) throw err;
+        if (caller?.aborted) throw caller.reason;
+        if (idempotent && attempt < this.maxRetries) {
+          this.stats.retries++;
+          await sleep(this.backoff(attempt), caller);
+          continue;
+        }
+        throw new LangSmithError(`Failed to ${opts.action}: ${networkMessage(err)}`, { action: opts.action, cause: err });
+      }
+    }
+  }
+
+  private async readBody<T>(res: Response, opts: RequestOptions<T>): Promise<T> {
+    const type = opts.responseType ?? 'json';
+    if (type === 'none') {
+      await res.body?.cancel().catch(() => undefined);
+      return undefined as T;
+    }
+    const text = await res.text();
+    if (type === 'text') return text as T;
+    let data: unknown = null;
+    if (text.length > 0) {
+      try {
+        data = JSON.parse(text);
+      } catch {
+        throw new LangSmithError(`Failed to ${opts.action}: the server's answer is not JSON`, {
+          action: opts.action,
+          status: res.status,
+        });
+      }
+    }
+    if (!opts.schema) return data as T;
+    const parsed = opts.schema.safeParse(data);
+    if (!parsed.success) {
+      const issues = parsed.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .join('\n');
+      throw new LangSmithError(`Failed to ${opts.action}: unexpected answer from the server\n${issues}`, {
+        action: opts.action,
+        status: res.status,
+        detail: issues,
+      });
+    }
+    return parsed.data;
+  }
+}
+
+function networkMessage(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as { cause?: unknown }).cause;
+    const code = cause && typeof cause === 'object' && 'code' in cause ? ` (${String((cause as { code: unknown }).code)})` : '';
+    return `${err.message}${code}`;
+  }
+  return String(err);
+}

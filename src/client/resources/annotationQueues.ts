@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { ClientContext, createWithId } from '../context';
+import { assertUuid, uuid4 } from '../ids';
+import { offsetPaged } from '../paging';
+import { AnnotationQueueSchema, QueueRunAddedSchema, QueueRunSchema, QueueSizeSchema, type AnnotationQueue, type QueueRun } from '../schemas';
+import { compact, seg } from './common';
+
+/** Spec §9: annotation queue listing asks for at most 100 per page. */
+export const ANNOTATION_QUEUE_MAX_PAGE = 100;
+
+export class AnnotationQueuesResource {
+  constructor(private readonly ctx: ClientContext) {}
+
+  list(
+    o: { queueIds?: string[]; name?: string; nameContains?: string; limit?: number; pageSize?: number; signal?: AbortSignal } = {},
+  ): AsyncGenerator<AnnotationQueue, void, undefined> {
+    for (const id of o.queueIds ?? []) assertUuid(id, 'queueId');
+    return offsetPaged(
+      (offset, limit) =>
+        this.ctx.http.request({
+          path: '/annotation-queues',
+          query: { ids: o.queueIds, name: o.name, name_contains: o.nameContains, offset, limit },
+          action: 'list annotation queues',
+          schema: z.array(AnnotationQueueSchema),
+          signal: o.signal,
+        }),
+      { pageSize: Math.min(o.pageSize ?? ANNOTATION_QUEUE_MAX_PAGE, ANNOTATION_QUEUE_MAX_PAGE), limit: o.limit },
+    );
+  }
+
+  async create(o: { name: string; description?: string; rubricInstructions?: string; queueId?: string; signal?: AbortSignal }): Promise<AnnotationQueue> {
+    const generated = o.queueId === undefined;
+    const id = o.queueId ?? uuid4();
+    assertUuid(id, 'queueId');
+    const create = () =>
+      this.ctx.http.request({
+        method: 'POST',
+        path: '/annotation-queues',
+        json: compact({ id, name: o.name, description: o.description, rubric_instructions: o.rubricInstructions }),
+        action: 'create annotation queue',
+        schema: AnnotationQueueSchema,
+        idempotent: true,
+        signal: o.signal,
+      });
+    return generated
+      ? createWithId(create, () =>
+          this.ctx.http.request({ path: `/annotation-queues/${id}`, action: 'read annotation queue', schema: AnnotationQueueSchema, nullOn404: true }),
+        )
+      : create();
+  }
+
+  async read(queueId: string, o: { signal?: AbortSignal } = {}): Promise<AnnotationQueue> {
+    return this.ctx.http.request({
+      path: `/annotation-queues/${seg(queueId, 'queueId')}`,
+      action: 'read annotation queue',
+      schema: AnnotationQueueSchema,
+      signal: o.signal,
+    });
+  }
+
+  async update(queueId: string, o: { name?: string; description?: string; rubricInstructions?: string; signal?: AbortSignal }): Promise<void> {
+    await this.ctx.http.request({
+      method: 'PATCH',
+      path: `/annotation-queues/${seg(queueId, 'queueId')}`,
+      json: compact({ name: o.name, description: o.description, rubric_instructions: o.rubricInstructions }),
+      action: 'update annotation queue',
+      responseType: 'none',
+      idempotent: true,
+      signal: o.signal,
+    });
+  }
+
+  async delete(queueId: string, o: { signal?: AbortSignal } = {}): Promise<void> {
+    await this.ctx.http.request({
+      method: 'DELETE',
+      path: `/annotation-queues/${seg(queueId, 'queueId')}`,
+      action: 'delete annotation queue',
+      responseType: 'none',
+      signal: o.signal,
+    });
+  }
+
+  /** POST /annotation-queues/{id}/runs: adding a run twice keeps one entry, so repeating is safe. */
+  async addRuns(queueId: string, runIds: string[], o: { signal?: AbortSignal } = {}): Promise<z.infer<typeof QueueRunAddedSchema>[]> {
+    for (const r of runIds) assertUuid(r, 'runId');
+    const res = await this.ctx.http.request({
+      method: 'POST',
+      path: `/annotation-queues/${seg(queueId, 'queueId')}/runs`,
+      json: runIds,
+      action: 'add runs to annotation queue',
+      idempotent: true,
+      signal: o.signal,
+    });
+    return Array.isArray(res) ? z.array(QueueRunAddedSchema).parse(res) : [];
+  }
+
+  /** The run at a position of the queue (0-based); not found past the end. */
+  async getRun(queueId: string, index: number, o: { signal?: AbortSignal } = {}): Promise<QueueRun> {
+    if (!Number.isInteger(index) || index < 0) throw new RangeError('index must be a non-negative integer');
+    return this.ctx.http.request({
+      path: `/annotation-queues/${seg(queueId, 'queueId')}/run/${index}`,
+      action: 'get run from annotation queue',
+      schema: QueueRunSchema,
+      signal: o.signal,
+    });
+  }
+
+  async deleteRun(queueId: string, queueRunId: string, o: { signal?: AbortSignal } = {}): Promise<void> {
+    await this.ctx.http.request({
+      method: 'DELETE',
+      path: `/annotation-queues/${seg(queueId, 'queueId')}/runs/${seg(queueRunId, 'queueRunId')}`,
+      action: 'delete run from annotation queue',
+      responseType: 'none',
+      signal: o.signal,
+    });
+  }
+
+  async size(queueId: string, o: { signal?: AbortSignal } = {}): Promise<number> {
+    const res = await this.ctx.http.request({
+      path: `/annotation-queues/${seg(queueId, 'queueId')}/size`,
+      action: 'get size from annotation queue',
+      schema: QueueSizeSchema,
+      signal: o.signal,
+    });
+    return res.size;
+  }
+}

@@ -1,0 +1,264 @@
+import { ClientContext, multipartExamplesSupported } from '../context';
+import { LangSmithError } from '../errors';
+import { assertUuid, uuid4 } from '../ids';
+import { MSG } from '../messages';
+import { bytesPart, encodeMultipart, jsonPart, type MultipartPart } from '../multipart';
+import { offsetPaged } from '../paging';
+import { ExampleSchema, ExamplesCreatedSchema, type Example } from '../schemas';
+import { z } from 'zod';
+import { compact, datasetTarget, iso, seg, type DateLike } from './common';
+import type { DatasetsResource } from './datasets';
+
+export type AttachmentData = { mimeType: string; data: Uint8Array | ArrayBuffer | string } | [string, Uint8Array | ArrayBuffer | string];
+
+export interface ExampleCreate {
+  /** Client-generated when absent. */
+  id?: string;
+  inputs: Record<string, unknown>;
+  outputs?: Record<string, unknown> | null;
+  metadata?: Record<string, unknown>;
+  split?: string | string[];
+  createdAt?: DateLike;
+  sourceRunId?: string;
+  useSourceRunIo?: boolean;
+  useSourceRunAttachments?: string[];
+  attachments?: Record<string, AttachmentData>;
+}
+
+export interface ExampleUpdate {
+  id: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+  split?: string | string[];
+  attachments?: Record<string, AttachmentData>;
+  /** Keep only these attachments (`retain`) and rename others (`rename: {old: new}`). */
+  attachmentsOperations?: { rename?: Record<string, string>; retain?: string[] };
+}
+
+export interface ExamplesCreated {
+  count: number;
+  example_ids: string[];
+  as_of?: string | null;
+}
+
+export interface ExampleListOptions {
+  datasetId?: string;
+  datasetName?: string;
+  asOf?: DateLike;
+  /** Default true: attachment links come presigned. */
+  inlineS3Urls?: boolean;
+  ids?: string[];
+  splits?: string[];
+  metadata?: Record<string, unknown>;
+  filter?: string;
+  select?: string[];
+  /** Total to yield. */
+  limit?: number;
+  offset?: number;
+  /** Pages of at most 100 (the API's maximum). */
+  pageSize?: number;
+  /** Pages requested ahead of the one being read (default 2): faster, still bounded memory. */
+  prefetch?: number;
+  signal?: AbortSignal;
+}
+
+/** Upload limits per request for example creation. */
+export const EXAMPLES_BATCH_MAX_COUNT = 1000;
+export const EXAMPLES_BATCH_MAX_BYTES = 16 * 1024 * 1024;
+
+const enc = new TextEncoder();
+function toBytes(data: Uint8Array | ArrayBuffer | string): Uint8Array {
+  if (typeof data === 'string') return enc.encode(data);
+  return data instanceof Uint8Array ? data : new Uint8Array(data);
+}
+
+function attachmentParts(id: string, attachments: Record<string, AttachmentData> | undefined): MultipartPart[] {
+  const parts: MultipartPart[] = [];
+  for (const [name, att] of Object.entries(attachments ?? {})) {
+    const [mimeType, data] = Array.isArray(att) ? att : [att.mimeType, att.data];
+    parts.push(bytesPart(`${id}.attachment.${name}`, mimeType, toBytes(data)));
+  }
+  return parts;
+}
+
+export class ExamplesResource {
+  constructor(
+    private readonly ctx: ClientContext,
+    private readonly datasets: DatasetsResource,
+  ) {}
+
+  private async requireMultipart(signal?: AbortSignal): Promise<void> {
+    const info = await this.ctx.info(signal);
+    if (!multipartExamplesSupported(info)) throw new LangSmithError(MSG.multipartUnsupported, { action: 'create examples' });
+  }
+
+  /**
+   * Creates examples through the multipart endpoint, in as few requests as the batch limits allow.
+   * Ids are generated here, so nothing is read back: the answer lists the ids.
+   */
+  async create(o: {
+    datasetId?: string;
+    datasetName?: string;
+    examples: ExampleCreate[];
+    signal?: AbortSignal;
+    /** Requests in flight at once (default 2). */
+    concurrency?: number;
+  }): Promise<ExamplesCreated> {
+    datasetTarget(o);
+    for (const ex of o.examples) {
+      if (ex.id !== undefined) assertUuid(ex.id, 'exampleId');
+      if (ex.sourceRunId !== undefined) assertUuid(ex.sourceRunId, 'sourceRunId');
+    }
+    await this.requireMultipart(o.signal);
+    const datasetId = await this.datasets.resolveId(o);
+    const now = new Date().toISOString();
+    const ids: string[] = [];
+    const batches: MultipartPart[][] = [];
+    let current: MultipartPart[] = [];
+    let count = 0;
+    let bytes = 0;
+    for (const ex of o.examples) {
+      const id = ex.id ?? uuid4();
+      ids.push(id);
+      const parts: MultipartPart[] = [
+        jsonPart(
+          id,
+          compact({
+            created_at: iso(ex.createdAt) ?? now,
+            metadata: ex.metadata,
+            split: ex.split,
+            source_run_id: ex.sourceRunId,
+            use_source_run_io: ex.useSourceRunIo,
+            use_source_run_attachments: ex.useSourceRunAttachments,
+          }),
+        ),
+        jsonPart(`${id}.inputs`, ex.inputs),
+      ];
+      if (ex.outputs) parts.push(jsonPart(`${id}.outputs`, ex.outputs));
+      parts.push(...attachmentParts(id, ex.attachments));
+      const size = parts.reduce((n, p) => n + (typeof p.data === 'string' ? p.data.length : p.data.byteLength) + 200, 0);
+      if (count > 0 && (count >= EXAMPLES_BATCH_MAX_COUNT || bytes + size > EXAMPLES_BATCH_MAX_BYTES)) {
+        batches.push(current);
+        current = [];
+        count = 0;
+        bytes = 0;
+      }
+      current.push(...parts);
+      count++;
+      bytes += size;
+    }
+    if (count > 0) batches.push(current);
+
+    let asOf: string | null | undefined;
+    let created = 0;
+    const concurrency = Math.max(1, o.concurrency ?? 2);
+    let next = 0;
+    const worker = async () => {
+      while (next < batches.length) {
+        const batch = batches[next++]!;
+        const { body, contentType } = encodeMultipart(batch);
+        const res = await this.ctx.http.request({
+          method: 'POST',
+          path: this.ctx.http.platformPath(`datasets/${seg(datasetId, 'datasetId')}/examples`),
+          body,
+          contentType,
+          action: 'create examples',
+          schema: ExamplesCreatedSchema,
+          idempotent: true,
+          signal: o.signal,
+        });
+        created += res.count ?? res.example_ids?.length ?? 0;
+        if (res.as_of && (!asOf || res.as_of > asOf)) asOf = res.as_of;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+    return { count: created, example_ids: ids, as_of: asOf };
+  }
+
+  /** One example; answers it as read back from the server. */
+  async createOne(o: ExampleCreate & { datasetId?: string; datasetName?: string; signal?: AbortSignal }): Promise<Example> {
+    const { datasetId, datasetName, signal, ...example } = o;
+    const res = await this.create({ datasetId, datasetName, examples: [example], signal });
+    return this.read(res.example_ids[0]!, { signal });
+  }
+
+  /** PATCH multipart: inputs, outputs, metadata, split, new attachments, attachment operations. */
+  async update(o: { datasetId: string; updates: ExampleUpdate[]; signal?: AbortSignal }): Promise<ExamplesCreated> {
+    assertUuid(o.datasetId, 'datasetId');
+    for (const u of o.updates) assertUuid(u.id, 'exampleId');
+    await this.requireMultipart(o.signal);
+    const parts: MultipartPart[] = [];
+    for (const u of o.updates) {
+      parts.push(jsonPart(u.id, compact({ metadata: u.metadata, split: u.split })));
+      if (u.inputs) parts.push(jsonPart(`${u.id}.inputs`, u.inputs));
+      if (u.outputs) parts.push(jsonPart(`${u.id}.outputs`, u.outputs));
+      parts.push(...attachmentParts(u.id, u.attachments));
+      if (u.attachmentsOperations) parts.push(jsonPart(`${u.id}.attachments_operations`, u.attachmentsOperations));
+    }
+    const { body, contentType } = encodeMultipart(parts);
+    const res = await this.ctx.http.request({
+      method: 'PATCH',
+      path: this.ctx.http.platformPath(`datasets/${seg(o.datasetId, 'datasetId')}/examples`),
+      body,
+      contentType,
+      action: 'update examples',
+      schema: ExamplesCreatedSchema,
+      idempotent: true,
+      signal: o.signal,
+    });
+    return { count: res.count ?? o.updates.length, example_ids: res.example_ids ?? o.updates.map((u) => u.id), as_of: res.as_of };
+  }
+
+  async read(exampleId: string, o: { asOf?: DateLike; signal?: AbortSignal } = {}): Promise<Example> {
+    return this.ctx.http.request({
+      path: `/examples/${seg(exampleId, 'exampleId')}`,
+      query: { as_of: iso(o.asOf) },
+      action: 'read example',
+      schema: ExampleSchema,
+      signal: o.signal,
+    });
+  }
+
+  async delete(exampleId: string, o: { signal?: AbortSignal } = {}): Promise<void> {
+    await this.ctx.http.request({
+      method: 'DELETE',
+      path: `/examples/${seg(exampleId, 'exampleId')}`,
+      action: 'delete example',
+      responseType: 'none',
+      signal: o.signal,
+    });
+  }
+
+  /** Lazily pages GET /examples; a dataset (by id or name) is required. */
+  list(o: ExampleListOptions): AsyncGenerator<Example, void, undefined> {
+    datasetTarget(o);
+    for (const id of o.ids ?? []) assertUuid(id, 'exampleId');
+    const self = this;
+    return (async function* () {
+      const datasetId = await self.datasets.resolveId(o);
+      yield* offsetPaged(
+        (offset, limit) =>
+          self.ctx.http.request({
+            path: '/examples',
+            query: {
+              dataset: datasetId,
+              as_of: iso(o.asOf),
+              inline_s3_urls: o.inlineS3Urls ?? true,
+              id: o.ids,
+              splits: o.splits,
+              metadata: o.metadata,
+              filter: o.filter,
+              select: o.select,
+              offset,
+              limit,
+            },
+            action: 'list examples',
+            schema: z.array(ExampleSchema),
+            signal: o.signal,
+          }),
+        { pageSize: Math.min(o.pageSize ?? 100, 100), offset: o.offset, limit: o.limit, prefetch: o.prefetch ?? 2 },
+      );
+    })();
+  }
+}

@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { ClientContext, createWithId } from '../context';
+import { LangSmithNotFoundError } from '../errors';
+import { uuid4, assertUuid } from '../ids';
+import { MSG } from '../messages';
+import { offsetPaged } from '../paging';
+import { ProjectSchema, type Project } from '../schemas';
+import { compact, iso, projectTarget, seg, type DateLike } from './common';
+
+export interface ProjectCreate {
+  name: string;
+  /** Client-generated when absent, so a repeated create never makes two projects. */
+  id?: string;
+  description?: string;
+  metadata?: Record<string, unknown>;
+  extra?: Record<string, unknown>;
+  referenceDatasetId?: string;
+  startTime?: DateLike;
+  /** POST /sessions?upsert=true: answer the existing project of that name instead of a conflict. */
+  upsert?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ProjectRef {
+  projectId?: string;
+  projectName?: string;
+  includeStats?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ProjectUpdate {
+  name?: string;
+  description?: string;
+  metadata?: Record<string, unknown>;
+  extra?: Record<string, unknown>;
+  endTime?: DateLike | null;
+  signal?: AbortSignal;
+}
+
+export interface ProjectListOptions {
+  name?: string;
+  nameContains?: string;
+  referenceDatasetId?: string;
+  referenceFree?: boolean;
+  metadata?: Record<string, unknown>;
+  includeStats?: boolean;
+  ids?: string[];
+  /** Total number of projects to yield. */
+  limit?: number;
+  offset?: number;
+  pageSize?: number;
+  signal?: AbortSignal;
+}
+
+export class ProjectsResource {
+  constructor(private readonly ctx: ClientContext) {}
+
+  async create(o: ProjectCreate): Promise<Project> {
+    const generated = o.id === undefined;
+    const id = o.id ?? uuid4();
+    assertUuid(id, 'id');
+    if (o.referenceDatasetId !== undefined) assertUuid(o.referenceDatasetId, 'referenceDatasetId');
+    const extra = { ...(o.extra ?? {}), ...(o.metadata ? { metadata: o.metadata } : {}) };
+    const body = compact({
+      id,
+      name: o.name,
+      description: o.description,
+      extra,
+      reference_dataset_id: o.referenceDatasetId,
+      start_time: iso(o.startTime),
+    });
+    const create = () =>
+      this.ctx.http.request({
+        method: 'POST',
+        path: '/sessions',
+        query: o.upsert ? { upsert: true } : undefined,
+        json: body,
+        action: 'create project',
+        schema: ProjectSchema,
+        idempotent: true,
+        signal: o.signal,
+      });
+    return generated ? createWithId(create, () => this.readById(id, false, o.signal)) : create();
+  }
+
+  private readById(id: string, includeStats: boolean | undefined, signal?: AbortSignal): Promise<Project | null> {
+    return this.ctx.http.request({
+      path: `/sessions/${seg(id, 'projectId')}`,
+      query: { include_stats: includeStats },
+      action: 'read project',
+      schema: ProjectSchema,
+      nullOn404: true,
+      signal,
+    });
+  }
+
+  /** By id or by exact name; raises `Project[id=…, name=…] not found` when there is none. */
+  async read(o: ProjectRef): Promise<Project> {
+    projectTarget(o);
+    let project: Project | null;
+    if (o.projectId !== undefined) {
+      project = await this.readById(o.projectId, o.includeStats, o.signal);
+    } else {
+      const list = await this.ctx.http.request({
+        path: '/sessions',
+        query: { name: o.projectName, limit: 1, include_stats: o.includeStats },
+        action: 'read project',
+        schema: z.array(ProjectSchema),
+        signal: o.signal,
+      });
+      project = list[0] ?? null;
+    }
+    if (!project) {
+      throw new LangSmithNotFoundError(MSG.projectNotFound(o.projectId, o.projectName), { action: 'read project' });
+    }
+    return project;
+  }
+
+  /** Whether the project exists: a not-found answer is false, other failures raise. */
+  async exists(o: ProjectRef): Promise<boolean> {
+    try {
+      await this.read(o);
+      return true;
+    } catch (e) {
+      if (e instanceof LangSmithNotFoundError) return false;
+      throw e;
+    }
+  }
+
+  async update(projectId: string, o: ProjectUpdate): Promise<Project> {
+    const extra = o.extra || o.metadata ? { ...(o.extra ?? {}), ...(o.metadata ? { metadata: o.metadata } : {}) } : undefined;
+    return this.ctx.http.request({
+      method: 'PATCH',
+      path: `/sessions/${seg(projectId, 'projectId')}`,
+      json: compact({ name: o.name, description: o.description, extra, end_time: o.endTime === null ? null : iso(o.endTime) }),
+      action: 'update project',
+      schema: ProjectSchema,
+      idempotent: true,
+      signal: o.signal,
+    });
+  }
+
+  async delete(o: { projectId?: string; projectName?: string; signal?: AbortSignal }): Promise<void> {
+    projectTarget(o);
+    const id = o.projectId ?? (await this.read(o)).id;
+    await this.ctx.http.request({
+      method: 'DELETE',
+      path: `/sessions/${seg(id, 'projectId')}`,
+      action: 'delete project',
+      responseType: 'none',
+      signal: o.signal,
+    });
+  }
+
+  list(o: ProjectListOptions = {}): AsyncGenerator<Project, void, undefined> {
+    if (o.referenceDatasetId !== undefined) assertUuid(o.referenceDatasetId, 'referenceDatasetId');
+    for (const id of o.ids ?? []) assertUuid(id, 'projectId');
+    return offsetPaged(
+      (offset, limit) =>
+        this.ctx.http.request({
+          path: '/sessions',
+          query: {
+            name: o.name,
+            name_contains: o.nameContains,
+            reference_dataset: o.referenceDatasetId,
+            reference_free: o.referenceFree,
+            metadata: o.metadata,
+            include_stats: o.includeStats,
+            id: o.ids,
+            offset,
+            limit,
+          },
+          action: 'list projects',
+          schema: z.array(ProjectSchema),
+          signal: o.signal,
+        }),
+      { pageSize: Math.min(o.pageSize ?? 100, 100), offset: o.offset, limit: o.limit },
+    );
+  }
+}

@@ -1,0 +1,237 @@
+import { z } from 'zod';
+
+/** Fields the server may omit or send as null. Unknown fields are kept (loose objects). */
+const str = z.string().nullish();
+const num = z.number().nullish();
+const bool = z.boolean().nullish();
+const record = z.record(z.string(), z.unknown());
+const recordish = record.nullish();
+const uuid = z.string();
+
+export const ProjectSchema = z.looseObject({
+  id: uuid,
+  name: z.string(),
+  description: str,
+  extra: recordish,
+  reference_dataset_id: str,
+  start_time: str,
+  end_time: str,
+  tenant_id: str,
+  run_count: num,
+});
+export type Project = z.infer<typeof ProjectSchema>;
+
+export const DatasetSchema = z.looseObject({
+  id: uuid,
+  name: z.string(),
+  description: str,
+  data_type: z.string().nullish(),
+  inputs_schema_definition: recordish,
+  outputs_schema_definition: recordish,
+  extra: recordish,
+  metadata: recordish,
+  created_at: str,
+  modified_at: str,
+  example_count: num,
+  tenant_id: str,
+});
+export type Dataset = z.infer<typeof DatasetSchema>;
+
+export const AttachmentInfoSchema = z.looseObject({ presigned_url: z.string(), mime_type: str });
+export type AttachmentInfo = z.infer<typeof AttachmentInfoSchema>;
+
+/** Length of the `attachment.` prefix on keys of attachment_urls. */
+export const ATTACHMENT_PREFIX_LENGTH = 11;
+
+const ExampleWireSchema = z.looseObject({
+  id: uuid,
+  dataset_id: uuid,
+  inputs: record.nullish().transform((v) => v ?? {}),
+  outputs: recordish,
+  metadata: recordish,
+  split: z.union([z.string(), z.array(z.string())]).nullish(),
+  created_at: str,
+  modified_at: str,
+  source_run_id: str,
+  use_source_run_io: bool,
+  use_source_run_attachments: z.array(z.string()).nullish(),
+  attachment_urls: z.record(z.string(), AttachmentInfoSchema).nullish(),
+});
+
+export const ExampleSchema = ExampleWireSchema.transform((e) => {
+  const attachments: Record<string, AttachmentInfo> = {};
+  for (const [key, value] of Object.entries(e.attachment_urls ?? {})) {
+    attachments[key.slice(ATTACHMENT_PREFIX_LENGTH)] = value;
+  }
+  return { ...e, attachments };
+});
+export type Example = z.infer<typeof ExampleSchema>;
+
+export const FeedbackSourceSchema = z.looseObject({ type: str, metadata: recordish });
+
+export const FeedbackSchema = z.looseObject({
+  id: uuid,
+  run_id: str,
+  session_id: str,
+  key: z.string(),
+  score: z.union([z.number(), z.boolean()]).nullish(),
+  value: z.unknown().optional(),
+  correction: z.unknown().optional(),
+  comment: str,
+  feedback_source: FeedbackSourceSchema.nullish(),
+  comparative_experiment_id: str,
+  feedback_config: recordish,
+  created_at: str,
+  modified_at: str,
+});
+export type Feedback = z.infer<typeof FeedbackSchema>;
+
+export const FeedbackTokenSchema = z.looseObject({ id: uuid, url: z.string(), expires_at: str });
+export type FeedbackToken = z.infer<typeof FeedbackTokenSchema>;
+
+export const ComparativeExperimentSchema = z.looseObject({
+  id: uuid,
+  name: str,
+  experiment_ids: z.array(z.string()).nullish(),
+  reference_dataset_id: str,
+  description: str,
+  created_at: str,
+  modified_at: str,
+  extra: recordish,
+});
+export type ComparativeExperiment = z.infer<typeof ComparativeExperimentSchema>;
+
+export const AnnotationQueueSchema = z.looseObject({
+  id: uuid,
+  name: z.string(),
+  description: str,
+  rubric_instructions: str,
+  created_at: str,
+  updated_at: str,
+  tenant_id: str,
+});
+export type AnnotationQueue = z.infer<typeof AnnotationQueueSchema>;
+
+export const RunSchema = z.looseObject({
+  id: uuid,
+  name: z.string(),
+  run_type: z.string(),
+  start_time: z.union([z.string(), z.number()]).nullish(),
+  end_time: z.union([z.string(), z.number()]).nullish(),
+  inputs: recordish,
+  outputs: recordish,
+  error: str,
+  extra: recordish,
+  events: z.array(z.unknown()).nullish(),
+  tags: z.array(z.string()).nullish(),
+  parent_run_id: str,
+  trace_id: str,
+  dotted_order: str,
+  session_id: str,
+  reference_example_id: str,
+  status: str,
+});
+export type Run = z.infer<typeof RunSchema>;
+
+export const QueueRunSchema = RunSchema.extend({
+  queue_run_id: str,
+  added_at: str,
+  last_reviewed_time: str,
+});
+export type QueueRun = z.infer<typeof QueueRunSchema>;
+
+export const QueueRunAddedSchema = z.looseObject({ id: uuid, run_id: uuid, queue_id: str, added_at: str });
+
+export const RunsQueryResponseSchema = z.looseObject({
+  runs: z.array(RunSchema),
+  cursors: z.looseObject({ next: str }).nullish(),
+});
+
+export const PromptRepoSchema = z.looseObject({
+  id: str,
+  repo_handle: z.string(),
+  owner: str,
+  full_name: str,
+  description: str,
+  readme: str,
+  tags: z.array(z.string()).nullish(),
+  is_public: bool,
+  is_archived: bool,
+  num_likes: num,
+  num_commits: num,
+  last_commit_hash: str,
+  created_at: str,
+  updated_at: str,
+  tenant_id: str,
+});
+export type PromptRepo = z.infer<typeof PromptRepoSchema>;
+
+export const RepoEnvelopeSchema = z.looseObject({ repo: PromptRepoSchema });
+export const ListReposSchema = z.looseObject({ repos: z.array(PromptRepoSchema), total: num });
+
+export const CommitSchema = z.looseObject({
+  id: str,
+  commit_hash: z.string(),
+  parent_commit_hash: str,
+  manifest: z.unknown(),
+  examples: z.array(z.unknown()).nullish(),
+  created_at: str,
+});
+export type Commit = z.infer<typeof CommitSchema>;
+export const ListCommitsSchema = z.looseObject({ commits: z.array(CommitSchema), total: num });
+export const CommitEnvelopeSchema = z.union([z.looseObject({ commit: CommitSchema }), CommitSchema]);
+
+export const PromptCommitSchema = z.looseObject({
+  commit_hash: z.string(),
+  manifest: z.unknown(),
+  examples: z.array(z.unknown()).nullish(),
+  model_config: z.unknown().optional(),
+  model_provider: z.unknown().optional(),
+});
+
+export const LikesSchema = z.looseObject({ likes: z.number() });
+
+export const DatasetSplitUpdateSchema = z.looseObject({ split_name: z.string(), examples: z.array(z.string()), remove: bool });
+export const DatasetVersionSchema = z.looseObject({ as_of: z.string(), tags: z.array(z.string()).nullish() });
+export type DatasetVersion = z.infer<typeof DatasetVersionSchema>;
+export const DatasetTagSchema = z.looseObject({ as_of: z.string(), tag: z.string() });
+export const DatasetDiffSchema = z.looseObject({
+  examples_added: z.array(z.string()),
+  examples_modified: z.array(z.string()),
+  examples_removed: z.array(z.string()),
+});
+export type DatasetDiff = z.infer<typeof DatasetDiffSchema>;
+
+export const ShareSchema = z.looseObject({ share_token: z.string(), dataset_id: str, run_id: str });
+export type ShareRecord = z.infer<typeof ShareSchema>;
+
+export const ExamplesCreatedSchema = z.looseObject({
+  count: num,
+  example_ids: z.array(z.string()).nullish(),
+  as_of: str,
+});
+
+export const ServerInfoSchema = z.looseObject({
+  version: str,
+  license_expiration_time: str,
+  batch_ingest_config: z
+    .looseObject({
+      use_multipart_endpoint: bool,
+      size_limit: num,
+      size_limit_bytes: num,
+      scale_up_qsize_trigger: num,
+    })
+    .nullish(),
+  instance_flags: recordish,
+});
+export type ServerInfo = z.infer<typeof ServerInfoSchema>;
+
+export const SettingsSchema = z.looseObject({
+  id: z.string(),
+  display_name: str,
+  created_at: str,
+  tenant_handle: str,
+});
+export type TenantSettings = z.infer<typeof SettingsSchema>;
+
+export const QueueSizeSchema = z.looseObject({ size: z.number() });
