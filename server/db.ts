@@ -1,0 +1,293 @@
+// The SQLite store: schema, pragmas and a prepared-statement cache.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+export type DB = Database.Database;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY,
+  tenant_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  description TEXT,
+  extra TEXT,
+  reference_dataset_id TEXT,
+  default_dataset_id TEXT,
+  start_time TEXT NOT NULL,
+  end_time TEXT,
+  created_at TEXT NOT NULL,
+  UNIQUE (tenant_id, name)
+);
+CREATE INDEX IF NOT EXISTS sessions_ref ON sessions (tenant_id, reference_dataset_id);
+
+CREATE TABLE IF NOT EXISTS runs (
+  id TEXT PRIMARY KEY,
+  tenant_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  trace_id TEXT,
+  parent_run_id TEXT,
+  dotted_order TEXT,
+  name TEXT,
+  run_type TEXT,
+  start_time TEXT,
+  end_time TEXT,
+  inputs TEXT,
+  outputs TEXT,
+  error TEXT,
+  extra TEXT,
+  events TEXT,
+  serialized TEXT,
+  tags TEXT,
+  reference_example_id TEXT,
+  attachments TEXT,
+  prompt_tokens INTEGER,
+  completion_tokens INTEGER,
+  total_tokens INTEGER,
+  share_token TEXT UNIQUE,
+  is_stub INTEGER NOT NULL DEFAULT 0,
+  received_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_session ON runs (session_id, start_time DESC, id);
+CREATE INDEX IF NOT EXISTS runs_trace ON runs (trace_id, dotted_order);
+CREATE INDEX IF NOT EXISTS runs_parent ON runs (parent_run_id);
+CREATE INDEX IF NOT EXISTS runs_tenant_start ON runs (tenant_id, start_time DESC, id);
+
+CREATE TABLE IF NOT EXISTS datasets (
+  id TEXT PRIMARY KEY,
+  tenant_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  description TEXT,
+  data_type TEXT NOT NULL DEFAULT 'kv',
+  inputs_schema_definition TEXT,
+  outputs_schema_definition TEXT,
+  extra TEXT,
+  created_at TEXT NOT NULL,
+  modified_at TEXT NOT NULL,
+  share_token TEXT UNIQUE,
+  indexed_tag TEXT,
+  index_synced_version TEXT,
+  UNIQUE (tenant_id, name)
+);
+
+-- Every state an example has been in: the current one has valid_to NULL. A change closes the
+-- current row and opens a new one at the change's version timestamp; a delete only closes it.
+CREATE TABLE IF NOT EXISTS example_revisions (
+  rev INTEGER PRIMARY KEY AUTOINCREMENT,
+  example_id TEXT NOT NULL,
+  dataset_id TEXT NOT NULL,
+  valid_from TEXT NOT NULL,
+  valid_to TEXT,
+  inputs TEXT NOT NULL,
+  outputs TEXT,
+  metadata TEXT,
+  source_run_id TEXT,
+  attachments TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS exrev_current ON example_revisions (dataset_id, created_at, example_id) WHERE valid_to IS NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS exrev_current_id ON example_revisions (example_id) WHERE valid_to IS NULL;
+CREATE INDEX IF NOT EXISTS exrev_history ON example_revisions (dataset_id, valid_from);
+CREATE INDEX IF NOT EXISTS exrev_example ON example_revisions (example_id, valid_from);
+
+CREATE TABLE IF NOT EXISTS dataset_versions (
+  dataset_id TEXT NOT NULL,
+  as_of TEXT NOT NULL,
+  PRIMARY KEY (dataset_id, as_of)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS dataset_tags (
+  dataset_id TEXT NOT NULL,
+  tag TEXT NOT NULL,
+  as_of TEXT NOT NULL,
+  PRIMARY KEY (dataset_id, tag)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS blobs (
+  hash TEXT PRIMARY KEY,
+  data BLOB NOT NULL
+) WITHOUT ROWID;
+
+CREATE VIRTUAL TABLE IF NOT EXISTS examples_fts USING fts5 (text, example_id UNINDEXED, dataset_id UNINDEXED);
+
+CREATE TABLE IF NOT EXISTS comparative_experiments (
+  id TEXT PRIMARY KEY,
+  tenant_id TEXT NOT NULL,
+  name TEXT,
+  description TEXT,
+  reference_dataset_id TEXT NOT NULL,
+  experiment_ids TEXT NOT NULL,
+  extra TEXT,
+  created_at TEXT NOT NULL,
+  modified_at TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS feedback (
+  id TEXT PRIMARY KEY,
+  tenant_id TEXT NOT NULL,
+  run_id TEXT,
+  session_id TEXT,
+  trace_id TEXT,
+  key TEXT NOT NULL,
+  score REAL,
+  value TEXT,
+  correction TEXT,
+  comment TEXT,
+  feedback_source TEXT,
+  comparative_experiment_id TEXT,
+  feedback_config TEXT,
+  created_at TEXT NOT NULL,
+  modified_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS feedback_run ON feedback (run_id);
+CREATE INDEX IF NOT EXISTS feedback_tenant ON feedback (tenant_id, created_at);
+
+CREATE TABLE IF NOT EXISTS feedback_configs (
+  tenant_id TEXT NOT NULL,
+  feedback_key TEXT NOT NULL,
+  feedback_config TEXT NOT NULL,
+  is_lower_score_better INTEGER NOT NULL DEFAULT 0,
+  modified_at TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, feedback_key)
+);
+
+CREATE TABLE IF NOT EXISTS feedback_tokens (
+  id TEXT PRIMARY KEY,
+  tenant_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  feedback_key TEXT NOT NULL,
+  feedback_config TEXT,
+  expires_at TEXT NOT NULL,
+  url TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS feedback_tokens_run ON feedback_tokens (run_id);
+
+CREATE TABLE IF NOT EXISTS annotation_queues (
+  id TEXT PRIMARY KEY,
+  tenant_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  description TEXT,
+  rubric_instructions TEXT,
+  rubric_items TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS queue_runs (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  queue_id TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  added_at TEXT NOT NULL,
+  last_reviewed_time TEXT,
+  UNIQUE (queue_id, run_id)
+);
+
+CREATE TABLE IF NOT EXISTS repos (
+  id TEXT PRIMARY KEY,
+  tenant_id TEXT NOT NULL,
+  repo_handle TEXT NOT NULL,
+  description TEXT,
+  readme TEXT,
+  tags TEXT NOT NULL DEFAULT '[]',
+  is_public INTEGER NOT NULL DEFAULT 0,
+  is_archived INTEGER NOT NULL DEFAULT 0,
+  num_downloads INTEGER NOT NULL DEFAULT 0,
+  num_views INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (tenant_id, repo_handle)
+);
+
+CREATE TABLE IF NOT EXISTS commits (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  repo_id TEXT NOT NULL,
+  commit_hash TEXT NOT NULL,
+  parent_id TEXT,
+  manifest TEXT NOT NULL,
+  manifest_canonical TEXT NOT NULL,
+  description TEXT,
+  examples TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS commits_repo ON commits (repo_id, seq DESC);
+CREATE INDEX IF NOT EXISTS commits_hash ON commits (repo_id, commit_hash);
+
+CREATE TABLE IF NOT EXISTS repo_tags (
+  id TEXT PRIMARY KEY,
+  repo_id TEXT NOT NULL,
+  tag_name TEXT NOT NULL,
+  commit_id TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (repo_id, tag_name)
+);
+
+CREATE TABLE IF NOT EXISTS repo_likes (
+  repo_id TEXT NOT NULL,
+  tenant_id TEXT NOT NULL,
+  PRIMARY KEY (repo_id, tenant_id)
+) WITHOUT ROWID;
+`;
+
+const TABLES = [
+  'sessions', 'runs', 'datasets', 'example_revisions', 'dataset_versions', 'dataset_tags', 'blobs', 'examples_fts',
+  'comparative_experiments', 'feedback', 'feedback_configs', 'feedback_tokens', 'annotation_queues', 'queue_runs',
+  'repos', 'commits', 'repo_tags', 'repo_likes',
+];
+
+export function openDatabase(file: string, reset = false): DB {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file);
+  if (file !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = OFF');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -32000');
+  db.pragma('temp_store = MEMORY');
+  db.exec(SCHEMA);
+  if (reset) {
+    db.transaction(() => {
+      for (const t of TABLES) db.exec(`DELETE FROM ${t}`);
+    })();
+  }
+  return db;
+}
+
+/** True when nothing that a user would see is stored yet (the demo seed only fills an empty DB). */
+export function isEmpty(db: DB): boolean {
+  for (const t of ['sessions', 'datasets', 'repos', 'annotation_queues']) {
+    if (db.prepare(`SELECT 1 FROM ${t} LIMIT 1`).get()) return false;
+  }
+  return true;
+}
+
+/** Prepared statements, compiled once per SQL text. */
+export class Statements {
+  private cache = new Map<string, Database.Statement>();
+  constructor(readonly db: DB) {}
+  get(sql: string): Database.Statement {
+    let s = this.cache.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.cache.set(sql, s);
+    }
+    return s;
+  }
+  all<T = any>(sql: string, ...params: unknown[]): T[] {
+    return this.get(sql).all(...params) as T[];
+  }
+  one<T = any>(sql: string, ...params: unknown[]): T | undefined {
+    return this.get(sql).get(...params) as T | undefined;
+  }
+  run(sql: string, ...params: unknown[]) {
+    return this.get(sql).run(...params);
+  }
+  tx<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+}

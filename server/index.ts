@@ -1,0 +1,258 @@
+// The local LangSmith-compatible server: app factory and startServer().
+//
+//   const srv = await startServer({ port: 0, db: ':memory:' });
+//   // srv.url → 'http://127.0.0.1:PORT', API key 'local-dev-key' (tenant 'local') or 'local-other-key' (tenant 'other')
+//   await srv.close();
+import Fastify, { type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { Ctx, Tenant } from './context';
+import { type DB, Statements, isEmpty, openDatabase } from './db';
+import { NO_FAULTS, applyFaults, parseFaults } from './faults';
+import { registerDatasets, registerPublicDatasets } from './routes/datasets';
+import { registerExamples, registerPlatformExamples } from './routes/examples';
+import { registerFeedback } from './routes/feedback';
+import { registerPages } from './routes/pages';
+import { registerPrompts } from './routes/prompts';
+import { registerQueues } from './routes/queues';
+import { registerPublicRuns, registerRuns } from './routes/runs';
+import { registerSessions } from './routes/sessions';
+import { registerV2 } from './routes/v2';
+import { seedDemo } from './seed';
+import { HttpError, MonotonicClock, nowIso, stableUuid } from './util';
+
+export interface ServerOptions {
+  /** 0 = a free port. The CLI defaults to 1984; startServer defaults to 0. */
+  port?: number;
+  host?: string;
+  /** A file path or ':memory:' (default ':memory:' for startServer; the CLI uses the user data folder). */
+  db?: string;
+  seed?: 'demo';
+  reset?: boolean;
+  tenants?: Array<{ handle: string; apiKey: string }>;
+  /** Fault spec, e.g. '429:0.1,503:0.05,reset:0.02,latency:20-200ms'. */
+  faults?: string;
+  /** Report dataset_examples_multipart_enabled in /info (default true). */
+  multipartExamples?: boolean;
+  quiet?: boolean;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  db: DB;
+  /** The underlying app, for tests that want to inject requests. */
+  app: FastifyInstance;
+}
+
+export const DEFAULT_TENANTS = [
+  { handle: 'local', apiKey: 'local-dev-key' },
+  { handle: 'other', apiKey: 'local-other-key' },
+];
+
+export const SERVER_VERSION = '0.16.14';
+
+function makeTenants(list: Array<{ handle: string; apiKey: string }>): Tenant[] {
+  const handles = new Set<string>();
+  const keys = new Set<string>();
+  return list.map(({ handle, apiKey }) => {
+    if (!/^[a-z0-9][a-z0-9_-]*$/i.test(handle)) throw new Error(`tenant handle "${handle}": use letters, digits, - and _`);
+    if (!apiKey) throw new Error(`tenant ${handle}: empty API key`);
+    if (handles.has(handle)) throw new Error(`tenant handle "${handle}" given twice`);
+    if (keys.has(apiKey)) throw new Error(`API key for "${handle}" is already used by another tenant`);
+    handles.add(handle);
+    keys.add(apiKey);
+    return { id: stableUuid(`tenant:${handle}`), handle, apiKey, displayName: handle };
+  });
+}
+
+const API_PREFIXES = ['', '/api/v1'];
+const PLATFORM_PREFIXES = ['/v1/platform', '/api/v1/platform'];
+const V2_PREFIXES = ['/v2', '/api/v2'];
+
+export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; ctx: Ctx } {
+  const tenants = makeTenants(opts.tenants?.length ? opts.tenants : DEFAULT_TENANTS);
+  const ctx: Ctx = {
+    db,
+    st: new Statements(db),
+    tenants,
+    tenantByKey: new Map(tenants.map((t) => [t.apiKey, t])),
+    tenantByHandle: new Map(tenants.map((t) => [t.handle, t])),
+    tenantById: new Map(tenants.map((t) => [t.id, t])),
+    clock: new MonotonicClock(),
+    faults: opts.faults ? parseFaults(opts.faults) : { ...NO_FAULTS },
+    multipartExamples: opts.multipartExamples ?? true,
+    startedAt: nowIso(),
+  };
+
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 100 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+    forceCloseConnections: true,
+  });
+
+  app.decorateRequest('tenant', null as unknown as Tenant);
+
+  app.register(multipart, {
+    limits: { fileSize: 100 * 1024 * 1024, fieldSize: 50 * 1024 * 1024, parts: 100_000, files: 100_000, fields: 100_000 },
+    // Every part is read as bytes, so binary attachments survive whether or not they carry a filename.
+    isPartAFile: () => true,
+  });
+
+  // Bodies the official client sends without a JSON content type (e.g. share PUTs) arrive as text;
+  // routes parse them. Anything else unknown is read as text rather than refused.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  app.setErrorHandler((err: any, req, reply) => {
+    if (err instanceof HttpError) {
+      reply.code(err.statusCode).headers(err.headers).send({ detail: err.detail });
+      return;
+    }
+    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500 && !opts.quiet) console.error(`[server] ${req.method} ${req.url}:`, err);
+    let detail = err.message || 'Internal server error';
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) detail = `Malformed JSON body: ${err.message}`;
+    reply.code(status).send({ detail: status === 500 ? `Internal server error: ${detail}` : detail });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send({ detail: `Not Found: ${req.method} ${req.url.split('?')[0]}` });
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    const config = req.routeOptions.config ?? {};
+    if (!req.routeOptions.url) return; // unknown route → the 404 handler
+    if (!config.noFaults && !req.url.startsWith('/__local/') && (ctx.faults.statuses.length || ctx.faults.reset || ctx.faults.latency)) {
+      if (await applyFaults(ctx.faults, req, reply)) return reply;
+    }
+    if (config.public) return;
+    const key = req.headers['x-api-key'];
+    const auth = req.headers.authorization;
+    const apiKey = typeof key === 'string' && key ? key : typeof auth === 'string' && /^Bearer /i.test(auth) ? auth.slice(7).trim() : undefined;
+    if (!apiKey) throw new HttpError(401, 'Unauthorized: missing API key (x-api-key header)');
+    const tenant = ctx.tenantByKey.get(apiKey);
+    if (!tenant) throw new HttpError(401, 'Unauthorized: invalid API key');
+    const wanted = req.headers['x-tenant-id'];
+    if (typeof wanted === 'string' && wanted && wanted.toLowerCase() !== tenant.id)
+      throw new HttpError(403, `Forbidden: this API key does not belong to workspace ${wanted}`);
+    req.tenant = tenant;
+  });
+
+  const info = () => ({
+    version: SERVER_VERSION,
+    license_expiration_time: null,
+    tenant_handle: null,
+    batch_ingest_config: {
+      use_multipart_endpoint: true,
+      scale_up_qsize_trigger: 1000,
+      scale_up_nthreads_limit: 16,
+      scale_down_nempty_trigger: 4,
+      size_limit: 100,
+      size_limit_bytes: 20_971_520,
+    },
+    instance_flags: {
+      dataset_examples_multipart_enabled: ctx.multipartExamples,
+      examples_multipart_enabled: ctx.multipartExamples,
+      gzip_body_enabled: false,
+      zstd_compression_enabled: false,
+      generate_ai_query_enabled: false,
+      org_creation_disabled: true,
+      personal_orgs_disabled: true,
+      show_ttl_ui: false,
+      search_enabled: true,
+      workspace_scope_org_invites_enabled: false,
+      s3_storage_enabled: false,
+    },
+    customer_info: null,
+  });
+
+  for (const prefix of API_PREFIXES) {
+    app.register(
+      async (api) => {
+        api.get('/info', { config: { public: true } }, async () => info());
+        api.get('/info/health', { config: { public: true, noFaults: true } }, async () => ({ status: 'ok' }));
+        api.get('/settings', async (req) => ({
+          id: req.tenant.id,
+          display_name: req.tenant.displayName,
+          tenant_handle: req.tenant.handle,
+          created_at: ctx.startedAt,
+          is_personal: false,
+        }));
+        api.get('/workspaces', async (req) => [
+          { id: req.tenant.id, display_name: req.tenant.displayName, tenant_handle: req.tenant.handle, created_at: ctx.startedAt, is_personal: false },
+        ]);
+        registerSessions(api, ctx);
+        registerRuns(api, ctx);
+        registerPublicRuns(api, ctx);
+        registerDatasets(api, ctx);
+        registerPublicDatasets(api, ctx);
+        registerExamples(api, ctx);
+        registerFeedback(api, ctx);
+        registerQueues(api, ctx);
+        registerPrompts(api, ctx);
+      },
+      { prefix },
+    );
+  }
+  for (const prefix of PLATFORM_PREFIXES) app.register(async (api) => registerPlatformExamples(api, ctx), { prefix });
+  for (const prefix of V2_PREFIXES) app.register(async (api) => registerV2(api, ctx), { prefix });
+  app.register(async (pages) => registerPages(pages, ctx));
+
+  // The fault switch (needs a valid key; never faulted itself).
+  app.get('/__local/faults', { config: { noFaults: true } }, async () => ({ faults: ctx.faults.text }));
+  app.put('/__local/faults', { config: { noFaults: true } }, async (req) => {
+    let spec: unknown = req.body;
+    if (typeof spec === 'string') {
+      const t = spec.trim();
+      if (t.startsWith('{')) {
+        try {
+          spec = JSON.parse(t).faults;
+        } catch {
+          throw new HttpError(400, 'Malformed JSON body');
+        }
+      } else spec = t;
+    } else if (spec && typeof spec === 'object') spec = (spec as any).faults;
+    if (spec !== undefined && spec !== null && typeof spec !== 'string') throw new HttpError(422, 'faults: expected a string like "429:0.1,503:0.05"');
+    try {
+      ctx.faults = parseFaults((spec as string | null) ?? '');
+    } catch (e: any) {
+      throw new HttpError(422, e.message);
+    }
+    return { faults: ctx.faults.text };
+  });
+
+  return { app, ctx };
+}
+
+export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
+  const dbPath = opts.db ?? ':memory:';
+  const db = openDatabase(dbPath, opts.reset ?? false);
+  let app: FastifyInstance;
+  try {
+    const built = buildApp(db, opts);
+    app = built.app;
+    if (opts.seed === 'demo' && isEmpty(db)) seedDemo(built.ctx);
+    await app.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : opts.port ?? 0;
+  const host = opts.host ?? '127.0.0.1';
+  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  let closed = false;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    db,
+    app,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      if (dbPath !== ':memory:') db.pragma('wal_checkpoint(TRUNCATE)');
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,143 @@
+// CLI: npm run server -- [--port 1984] [--host 127.0.0.1] [--db FILE|:memory:] [--seed demo] [--reset]
+//                         [--tenant HANDLE=KEY]… [--faults SPEC] [--no-multipart-examples] [--quiet] [--help]
+import os from 'node:os';
+import path from 'node:path';
+import { DEFAULT_TENANTS, startServer, type ServerOptions } from './index';
+import { parseFaults } from './faults';
+
+const HELP = `LangSmith Workbench local server — a LangSmith-compatible API on SQLite.
+
+Usage: npm run server -- [options]
+
+  --port N                 port to listen on (default 1984; 0 = any free port)
+  --host HOST              interface to bind (default 127.0.0.1)
+  --db FILE|:memory:       database file (default ${defaultDbPath()})
+  --reset                  empty the database first
+  --seed demo              load demo data (only into an empty database)
+  --tenant HANDLE=KEY      a workspace and its API key; repeatable; replaces the defaults
+                           (local=local-dev-key and other=local-other-key)
+  --faults SPEC            inject faults, e.g. 429:0.1,503:0.05,reset:0.02,latency:20-200ms
+                           (change at run time: PUT /__local/faults with the same syntax)
+  --no-multipart-examples  report dataset_examples_multipart_enabled: false in /info
+  --quiet                  print only the startup lines
+  -h, --help               this help
+
+Point a client at it:  LANGSMITH_ENDPOINT=http://127.0.0.1:1984  LANGSMITH_API_KEY=local-dev-key
+`;
+
+export function defaultDbPath(): string {
+  const base = process.env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share');
+  return path.join(base, 'langsmith-workbench', 'local.db');
+}
+
+export function parseArgs(argv: string[]): ServerOptions & { help?: boolean } {
+  const opts: ServerOptions & { help?: boolean } = { port: 1984, host: '127.0.0.1', db: defaultDbPath() };
+  const tenants: Array<{ handle: string; apiKey: string }> = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => {
+      if (inline !== undefined) return inline;
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '-h':
+      case '--help':
+        opts.help = true;
+        break;
+      case '--port': {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) > 65535) throw new Error(`--port: "${v}" is not a port number`);
+        opts.port = Number(v);
+        break;
+      }
+      case '--host':
+        opts.host = value();
+        break;
+      case '--db':
+        opts.db = value();
+        break;
+      case '--reset':
+        opts.reset = true;
+        break;
+      case '--seed': {
+        const v = value();
+        if (v !== 'demo') throw new Error(`--seed: unknown seed "${v}" (only "demo")`);
+        opts.seed = 'demo';
+        break;
+      }
+      case '--tenant': {
+        const v = value();
+        const eq = v.indexOf('=');
+        if (eq <= 0 || eq === v.length - 1) throw new Error(`--tenant: expected HANDLE=KEY, got "${v}"`);
+        tenants.push({ handle: v.slice(0, eq), apiKey: v.slice(eq + 1) });
+        break;
+      }
+      case '--faults': {
+        const v = value();
+        parseFaults(v); // fail early with a clear message
+        opts.faults = v;
+        break;
+      }
+      case '--no-multipart-examples':
+        opts.multipartExamples = false;
+        break;
+      case '--quiet':
+        opts.quiet = true;
+        break;
+      default:
+        throw new Error(`unknown option ${arg} (see --help)`);
+    }
+  }
+  if (tenants.length) opts.tenants = tenants;
+  return opts;
+}
+
+async function main() {
+  let opts: ReturnType<typeof parseArgs>;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (e: any) {
+    console.error(`error: ${e.message}`);
+    process.exit(2);
+  }
+  if (opts.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(opts);
+  } catch (e: any) {
+    if (e?.code === 'EADDRINUSE') console.error(`error: port ${opts.port} on ${opts.host} is already in use. Stop the other process or pick another port with --port (0 = any free port).`);
+    else if (e?.code === 'EACCES') console.error(`error: not allowed to listen on ${opts.host}:${opts.port} (try a port above 1024).`);
+    else console.error(`error: ${e?.message ?? e}`);
+    process.exit(1);
+  }
+  const tenants = opts.tenants ?? DEFAULT_TENANTS;
+  console.log(`LangSmith-compatible server listening on ${server.url}`);
+  console.log(`  database: ${opts.db === ':memory:' ? 'in memory (nothing is kept)' : opts.db}${opts.seed ? ' (demo data)' : ''}`);
+  console.log(`  API key:  ${tenants[0].apiKey}  (workspace "${tenants[0].handle}")`);
+  for (const t of tenants.slice(1)) console.log(`            ${t.apiKey}  (workspace "${t.handle}")`);
+  console.log(`  use:      LANGSMITH_ENDPOINT=${server.url} LANGSMITH_API_KEY=${tenants[0].apiKey}`);
+  if (opts.faults) console.log(`  faults:   ${opts.faults}`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    if (!opts.quiet) console.log(`\n${signal}: shutting down…`);
+    try {
+      await server.close();
+      process.exit(0);
+    } catch (e: any) {
+      console.error(`error while shutting down: ${e?.message ?? e}`);
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+void main();

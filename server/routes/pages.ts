@@ -1,0 +1,121 @@
+// Minimal read-only web pages at the links LangSmith's UI serves, so "Open in LangSmith" and shared
+// links work against this server. Everything shown is escaped; nothing runs in the page.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Ctx } from '../context';
+import { escapeHtml as h, isUuid, jsonOrNull, queryString } from '../util';
+import { type RunRow, runStatus } from './runs';
+import { type DatasetRow, type RevRow } from './examples';
+import type { CommitRow, RepoRow } from './prompts';
+
+const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1b1b1b}
+h1{font-size:1.4rem}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
+pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;padding:.5rem;margin:0;max-height:20rem;overflow:auto}
+.muted{color:#666}.err{color:#a00}`;
+
+function page(reply: FastifyReply, status: number, title: string, body: string) {
+  reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+    .header('x-content-type-options', 'nosniff');
+  return reply.send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${h(title)}</title><style>${STYLE}</style></head>
+<body><p class="muted">LangSmith Workbench local server · read-only</p>${body}</body></html>`);
+}
+
+const notFoundPage = (reply: FastifyReply, what: string) => page(reply, 404, 'Not found', `<h1>Not found</h1><p>${h(what)} does not exist or is not shared.</p>`);
+const pretty = (text: string | null) => (text == null ? '<span class="muted">—</span>' : `<pre>${h(JSON.stringify(JSON.parse(text), null, 2))}</pre>`);
+
+function runTable(runs: RunRow[]) {
+  const depth = (r: RunRow) => (r.dotted_order ? r.dotted_order.split('.').length - 1 : 0);
+  return `<table><tr><th>Run</th><th>Type</th><th>Status</th><th>Start</th><th>End</th></tr>${runs
+    .map((r) => `<tr><td>${'&nbsp;&nbsp;'.repeat(depth(r))}${h(r.name)}</td><td>${h(r.run_type)}</td><td class="${r.error ? 'err' : ''}">${h(runStatus(r))}</td><td>${h(r.start_time)}</td><td>${h(r.end_time)}</td></tr>`)
+    .join('')}</table>`;
+}
+
+function runDetail(r: RunRow) {
+  return `<h2>${h(r.name)}</h2><table><tr><th>Inputs</th><td>${pretty(r.inputs)}</td></tr><tr><th>Outputs</th><td>${pretty(r.outputs)}</td></tr>${
+    r.error ? `<tr><th>Error</th><td class="err"><pre>${h(r.error)}</pre></td></tr>` : ''
+  }</table>`;
+}
+
+function examplesTable(rows: RevRow[]) {
+  return `<table><tr><th>Inputs</th><th>Outputs</th><th>Split</th></tr>${rows
+    .map((e) => `<tr><td>${pretty(e.inputs)}</td><td>${pretty(e.outputs)}</td><td>${h((jsonOrNull(e.metadata)?.dataset_split ?? []).join(', '))}</td></tr>`)
+    .join('')}</table>`;
+}
+
+function datasetPage(ctx: Ctx, reply: FastifyReply, d: DatasetRow) {
+  const rows = ctx.st.all<RevRow>('SELECT * FROM example_revisions WHERE dataset_id = ? AND valid_to IS NULL ORDER BY created_at, example_id LIMIT 200', d.id);
+  const n = ctx.st.one<{ n: number }>('SELECT COUNT(*) AS n FROM example_revisions WHERE dataset_id = ? AND valid_to IS NULL', d.id)!.n;
+  return page(reply, 200, d.name, `<h1>Dataset: ${h(d.name)}</h1><p>${h(d.description ?? '')}</p><p class="muted">${n} examples${n > 200 ? ' (first 200 shown)' : ''}</p>${examplesTable(rows)}`);
+}
+
+function promptPage(ctx: Ctx, reply: FastifyReply, repo: RepoRow | undefined, owner: string, ref: string | undefined) {
+  if (!repo) return notFoundPage(reply, `Prompt ${owner}`);
+  const commits = ctx.st.all<CommitRow>('SELECT * FROM commits WHERE repo_id = ? ORDER BY seq DESC', repo.id);
+  const commit = ref ? commits.find((c) => c.commit_hash.startsWith(ref.toLowerCase())) : commits[0];
+  if (ref && !commit) return notFoundPage(reply, `Commit ${ref}`);
+  return page(reply, 200, repo.repo_handle, `<h1>Prompt: ${h(owner)}/${h(repo.repo_handle)}</h1><p>${h(repo.description ?? '')}</p>
+<p class="muted">${commits.length} commits${repo.is_public ? ' · public' : ' · private'}${repo.is_archived ? ' · archived' : ''}</p>
+${commit ? `<h2>Commit ${h(commit.commit_hash.slice(0, 8))}</h2><pre>${h(JSON.stringify(JSON.parse(commit.manifest), null, 2))}</pre>` : '<p>No commits yet.</p>'}`);
+}
+
+export function registerPages(app: FastifyInstance, ctx: Ctx) {
+  const pub = { config: { public: true, noFaults: true } };
+
+  app.get('/public/:token/r', pub, async (req, reply) => {
+    const token = String((req.params as any).token);
+    const root = isUuid(token) ? ctx.st.one<RunRow>('SELECT * FROM runs WHERE share_token = ?', token.toLowerCase()) : undefined;
+    if (!root) return notFoundPage(reply, 'This run');
+    const runs = ctx.st.all<RunRow>('SELECT * FROM runs WHERE trace_id = ? ORDER BY dotted_order', root.trace_id ?? root.id);
+    return page(reply, 200, root.name ?? 'Run', `<h1>Shared run: ${h(root.name)}</h1>${runTable(runs)}${runDetail(root)}`);
+  });
+
+  app.get('/public/:token/d', pub, async (req, reply) => {
+    const token = String((req.params as any).token);
+    const d = isUuid(token) ? ctx.st.one<DatasetRow>('SELECT * FROM datasets WHERE share_token = ?', token.toLowerCase()) : undefined;
+    if (!d) return notFoundPage(reply, 'This dataset');
+    return datasetPage(ctx, reply, d);
+  });
+
+  app.get('/o/:tenant/projects/p/:id', pub, async (req, reply) => {
+    const { tenant, id } = req.params as any;
+    const s = isUuid(id) ? ctx.st.one<any>('SELECT * FROM sessions WHERE id = ? AND tenant_id = ?', id.toLowerCase(), tenant) : undefined;
+    if (!s) return notFoundPage(reply, 'This project');
+    const runs = ctx.st.all<RunRow>('SELECT * FROM runs WHERE session_id = ? AND parent_run_id IS NULL ORDER BY start_time DESC LIMIT 100', s.id);
+    return page(reply, 200, s.name, `<h1>Project: ${h(s.name)}</h1><p>${h(s.description ?? '')}</p><h2>Latest traces</h2>${runTable(runs)}`);
+  });
+
+  app.get('/o/:tenant/projects/p/:id/r/:runId', pub, async (req, reply) => {
+    const { tenant, id, runId } = req.params as any;
+    const r = isUuid(runId) ? ctx.st.one<RunRow>('SELECT * FROM runs WHERE id = ? AND session_id = ? AND tenant_id = ?', runId.toLowerCase(), String(id).toLowerCase(), tenant) : undefined;
+    if (!r) return notFoundPage(reply, 'This run');
+    const runs = ctx.st.all<RunRow>('SELECT * FROM runs WHERE trace_id = ? ORDER BY dotted_order', r.trace_id ?? r.id);
+    return page(reply, 200, r.name ?? 'Run', `<h1>Run: ${h(r.name)}</h1>${runTable(runs)}${runDetail(r)}`);
+  });
+
+  app.get('/o/:tenant/datasets/:id', pub, async (req, reply) => {
+    const { tenant, id } = req.params as any;
+    const d = isUuid(id) ? ctx.st.one<DatasetRow>('SELECT * FROM datasets WHERE id = ? AND tenant_id = ?', id.toLowerCase(), tenant) : undefined;
+    if (!d) return notFoundPage(reply, 'This dataset');
+    return datasetPage(ctx, reply, d);
+  });
+
+  const ownPrompt = async (req: any, reply: FastifyReply) => {
+    const org = queryString(req.query, 'organizationId');
+    const tenant = org ? ctx.tenantById.get(org) : undefined;
+    if (!tenant) return notFoundPage(reply, 'This prompt');
+    const repo = ctx.st.one<RepoRow>('SELECT * FROM repos WHERE tenant_id = ? AND repo_handle = ?', tenant.id, String(req.params.repo));
+    return promptPage(ctx, reply, repo, tenant.handle, req.params.hash);
+  };
+  app.get('/prompts/:repo', pub, ownPrompt);
+  app.get('/prompts/:repo/:hash', pub, ownPrompt);
+
+  const hubPrompt = async (req: any, reply: FastifyReply) => {
+    const tenant = ctx.tenantByHandle.get(String(req.params.owner));
+    const repo = tenant ? ctx.st.one<RepoRow>('SELECT * FROM repos WHERE tenant_id = ? AND repo_handle = ? AND is_public = 1', tenant.id, String(req.params.repo)) : undefined;
+    return promptPage(ctx, reply, repo, String(req.params.owner), req.params.hash);
+  };
+  app.get('/hub/:owner/:repo', pub, hubPrompt);
+  app.get('/hub/:owner/:repo/:hash', pub, hubPrompt);
+}

@@ -1,0 +1,167 @@
+// Small helpers shared by the routes: LangSmith-shaped errors, ids, timestamps, input parsing.
+import crypto from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+
+/** An error that becomes `{"detail": …}` with the given status. */
+export class HttpError extends Error {
+  constructor(
+    public readonly statusCode: number,
+    public readonly detail: unknown,
+    public readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof detail === 'string' ? detail : JSON.stringify(detail));
+  }
+}
+
+export const notFound = (what: string) => new HttpError(404, `${what} not found`);
+export const badRequest = (detail: string) => new HttpError(400, detail);
+export const conflict = (detail: string) => new HttpError(409, detail);
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (s: unknown): s is string => typeof s === 'string' && UUID_RE.test(s);
+
+/** A path/query id: must be a UUID, else 422 like LangSmith's validation. */
+export function uuidParam(value: unknown, name: string): string {
+  if (!isUuid(value)) throw new HttpError(422, `${name}: "${String(value)}" is not a valid UUID`);
+  return value.toLowerCase();
+}
+
+export const newId = (): string => crypto.randomUUID();
+
+/** A UUID derived from a name, so a tenant keeps its id across restarts and databases. */
+export function stableUuid(name: string): string {
+  const h = crypto.createHash('sha1').update(`langsmith-workbench:${name}`).digest();
+  h[6] = (h[6] & 0x0f) | 0x50;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+export const nowIso = (): string => new Date().toISOString();
+
+/** Parses a timestamp the way the API accepts it (ISO 8601, with or without zone) → ISO UTC, or null. */
+export function parseTime(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? new Date(value).toISOString() : null;
+  if (typeof value !== 'string') return null;
+  let s = value.trim();
+  // Timestamps without a zone are UTC in LangSmith.
+  if (/^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(s)) s += 'Z';
+  const t = Date.parse(s);
+  if (Number.isNaN(t)) return null;
+  // Keep microseconds out: JS dates hold milliseconds.
+  return new Date(t).toISOString();
+}
+
+export function requireTime(value: unknown, name: string): string {
+  const t = parseTime(value);
+  if (!t) throw new HttpError(422, `${name}: "${String(value)}" is not a valid timestamp`);
+  return t;
+}
+
+export function jsonOrNull(text: string | null | undefined): any {
+  if (text === null || text === undefined) return null;
+  return JSON.parse(text);
+}
+
+export const toJson = (v: unknown): string | null => (v === undefined || v === null ? null : JSON.stringify(v));
+
+/** Validates with zod; failures are 422 with every problem spelled out. */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown, what = 'body'): z.infer<T> {
+  if (body === undefined || body === null) {
+    // An absent body is validated as an empty object, so optional-only schemas pass.
+    body = schema instanceof z.ZodArray ? body : {};
+  }
+  const r = schema.safeParse(body);
+  if (!r.success) {
+    const detail = r.error.issues.map((i) => {
+      const path = [what, ...i.path.map(String)].join('.');
+      return `${path}: ${i.message}`;
+    });
+    throw new HttpError(422, detail.join('; '));
+  }
+  return r.data;
+}
+
+/** Query values may repeat (`id=a&id=b`); always get an array. */
+export function queryList(q: Record<string, unknown>, key: string): string[] {
+  const v = q[key];
+  if (v === undefined || v === null) return [];
+  return (Array.isArray(v) ? v : [v]).map(String).filter((s) => s !== '');
+}
+
+export function queryString(q: Record<string, unknown>, key: string): string | undefined {
+  const v = q[key];
+  if (v === undefined || v === null) return undefined;
+  const s = Array.isArray(v) ? v[v.length - 1] : v;
+  return String(s);
+}
+
+export function queryInt(q: Record<string, unknown>, key: string, dflt: number, min: number, max: number): number {
+  const s = queryString(q, key);
+  if (s === undefined || s === '') return dflt;
+  if (!/^-?\d+$/.test(s)) throw new HttpError(422, `${key}: "${s}" is not an integer`);
+  const n = Number(s);
+  if (n < min || n > max) throw new HttpError(422, `${key}: must be between ${min} and ${max}`);
+  return n;
+}
+
+export function queryBool(q: Record<string, unknown>, key: string): boolean | undefined {
+  const s = queryString(q, key);
+  if (s === undefined || s === '') return undefined;
+  if (/^(true|1)$/i.test(s)) return true;
+  if (/^(false|0)$/i.test(s)) return false;
+  throw new HttpError(422, `${key}: "${s}" is not a boolean`);
+}
+
+export function queryJson(q: Record<string, unknown>, key: string): any {
+  const s = queryString(q, key);
+  if (s === undefined || s === '') return undefined;
+  try {
+    return JSON.parse(s);
+  } catch {
+    throw new HttpError(422, `${key}: not valid JSON`);
+  }
+}
+
+/** The origin the client reached us on, for URLs we hand out (attachments, feedback tokens). */
+export function originOf(req: FastifyRequest): string {
+  const host = req.headers.host ?? `${req.hostname}`;
+  return `${req.protocol}://${host}`;
+}
+
+/** The API prefix the request came in through ('', '/api/v1', …), so handed-out URLs use the same door. */
+export function apiPrefixOf(req: FastifyRequest): string {
+  const url = req.url;
+  for (const p of ['/api/v1', '/api/v2']) if (url.startsWith(p + '/')) return p;
+  return '';
+}
+
+export function escapeHtml(s: unknown): string {
+  return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** Strictly increasing timestamps per key, so two changes in one millisecond are still two versions. */
+export class MonotonicClock {
+  private last = new Map<string, number>();
+  next(key: string, floor?: string | null): string {
+    let t = Date.now();
+    const prev = Math.max(this.last.get(key) ?? 0, floor ? Date.parse(floor) : 0);
+    if (t <= prev) t = prev + 1;
+    this.last.set(key, t);
+    return new Date(t).toISOString();
+  }
+}
+
+export const sha256 = (data: Buffer | string) => crypto.createHash('sha256').update(data).digest('hex');
+
+/** Canonical JSON (sorted keys) for comparing manifests. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const keys = Object.keys(v as object).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as any)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v ?? null);
+}
