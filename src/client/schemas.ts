@@ -93,6 +93,8 @@ export const ComparativeExperimentSchema = z.looseObject({
   id: uuid,
   name: str,
   experiment_ids: z.array(z.string()).nullish(),
+  /** What LangSmith answers instead of experiment_ids: the experiments with their names. */
+  experiments_info: z.array(z.looseObject({ id: z.string(), name: str })).nullish(),
   reference_dataset_id: str,
   description: str,
   created_at: str,

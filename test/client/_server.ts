@@ -1,0 +1,37 @@
+/** Starts the real local server for client tests, with one client per tenant. */
+import { LangSmithClient, type LangSmithClientOptions } from '../../src/client';
+
+export interface TestServer {
+  url: string;
+  apiKey: string;
+  otherApiKey: string;
+  close(): Promise<void>;
+}
+
+export async function startLocal(opts: Record<string, unknown> = {}): Promise<TestServer> {
+  const { startServer } = await import('../../server/index');
+  const srv = await startServer({ port: 0, db: ':memory:', quiet: true, ...opts } as Parameters<typeof startServer>[0]);
+  return { url: srv.url, apiKey: 'local-dev-key', otherApiKey: 'local-other-key', close: () => srv.close() };
+}
+
+export function clientFor(srv: TestServer, opts: Partial<LangSmithClientOptions> = {}): LangSmithClient {
+  return new LangSmithClient({ apiUrl: srv.url, apiKey: srv.apiKey, retryBaseDelayMs: 5, retryMaxDelayMs: 200, ...opts });
+}
+
+export function otherClientFor(srv: TestServer, opts: Partial<LangSmithClientOptions> = {}): LangSmithClient {
+  return clientFor(srv, { apiKey: srv.otherApiKey, ...opts });
+}
+
+/** Sets the server's injected faults, e.g. '503:1' (all requests fail) or '' (none). */
+export async function setFaults(srv: TestServer, spec: string): Promise<void> {
+  const res = await fetch(`${srv.url}/__local/faults`, {
+    method: 'PUT',
+    headers: { 'x-api-key': srv.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ faults: spec }),
+  });
+  if (!res.ok) throw new Error(`setting faults failed: ${res.status} ${await res.text()}`);
+}
+
+export function unique(prefix: string): string {
+  return `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
+}

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { LangSmithError, collect, type LangSmithClient } from '../../src/client';
+import { clientFor, startLocal, unique, type TestServer } from './_server';
+
+describe('client ↔ local server: examples', () => {
+  let srv: TestServer;
+  let c: LangSmithClient;
+  before(async () => {
+    srv = await startLocal();
+    c = clientFor(srv);
+  });
+  after(() => srv.close());
+
+  it('creates 250 examples in one request and pages through them 100 at a time', async () => {
+    const ds = await c.datasets.create({ name: unique('bulk') });
+    const before = c.http.stats.requests;
+    const made = await c.examples.create({
+      datasetId: ds.id,
+      examples: Array.from({ length: 250 }, (_, i) => ({ inputs: { i }, outputs: { double: i * 2 }, metadata: { even: i % 2 === 0 } })),
+    });
+    assert.equal(made.count, 250);
+    assert.equal(made.example_ids.length, 250);
+    assert.ok(c.http.stats.requests - before <= 2, `create took ${c.http.stats.requests - before} requests`);
+    const pagesBefore = c.http.stats.requests;
+    const all = await collect(c.examples.list({ datasetId: ds.id, prefetch: 0 }));
+    assert.equal(all.length, 250);
+    assert.equal(new Set(all.map((e) => e.id)).size, 250);
+    assert.equal(c.http.stats.requests - pagesBefore, 3);
+    const some = await collect(c.examples.list({ datasetName: ds.name, limit: 120 }));
+    assert.equal(some.length, 120);
+    const offset = await collect(c.examples.list({ datasetId: ds.id, offset: 240 }));
+    assert.equal(offset.length, 10);
+    const even = await collect(c.examples.list({ datasetId: ds.id, metadata: { even: true } }));
+    assert.equal(even.length, 125);
+    const byId = await collect(c.examples.list({ datasetId: ds.id, ids: made.example_ids.slice(0, 3) }));
+    assert.deepEqual(byId.map((e) => e.id).sort(), made.example_ids.slice(0, 3).sort());
+  });
+
+  it('creates one example with attachments; the attachment names lose their prefix and the links serve the bytes', async () => {
+    const ds = await c.datasets.create({ name: unique('att') });
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
+    const ex = await c.examples.createOne({
+      datasetId: ds.id,
+      inputs: { q: 'look' },
+      outputs: { a: 'ok' },
+      metadata: { src: 'test' },
+      split: 'train',
+      attachments: { 'image.png': { mimeType: 'image/png', data: png }, note: ['text/plain', 'hello'] },
+    });
+    assert.deepEqual(Object.keys(ex.attachments).sort(), ['image.png', 'note']);
+    assert.equal(ex.attachments['image.png']!.mime_type, 'image/png');
+    const bytes = new Uint8Array(await (await fetch(ex.attachments['image.png']!.presigned_url)).arrayBuffer());
+    assert.deepEqual([...bytes], [...png]);
+    assert.equal(await (await fetch(ex.attachments['note']!.presigned_url)).text(), 'hello');
+  });
+
+  it('updates inputs, outputs, metadata, split and attachments (rename, retain, add)', async () => {
+    const ds = await c.datasets.create({ name: unique('upd') });
+    const ex = await c.examples.createOne({
+      datasetId: ds.id,
+      inputs: { q: 1 },
+      attachments: { a: ['text/plain', 'A'], b: ['text/plain', 'B'] },
+    });
+    await c.examples.update({
+      datasetId: ds.id,
+      updates: [
+        {
+          id: ex.id,
+          inputs: { q: 2 },
+          outputs: { r: 3 },
+          metadata: { m: true },
+          split: 'test',
+          attachments: { c: ['text/plain', 'C'] },
+          attachmentsOperations: { rename: { a: 'a2' }, retain: ['b'] },
+        },
+      ],
+    });
+    const after = await c.examples.read(ex.id);
+    assert.deepEqual(after.inputs, { q: 2 });
+    assert.deepEqual(after.outputs, { r: 3 });
+    assert.equal((after.metadata as { m: boolean }).m, true);
+    assert.deepEqual(Object.keys(after.attachments).sort(), ['a2', 'b', 'c']);
+    assert.equal(await (await fetch(after.attachments['a2']!.presigned_url)).text(), 'A');
+  });
+
+  it('reads and deletes an example', async () => {
+    const ds = await c.datasets.create({ name: unique('del') });
+    const ex = await c.examples.createOne({ datasetId: ds.id, inputs: { x: 1 } });
+    assert.equal((await c.examples.read(ex.id)).dataset_id, ds.id);
+    await c.examples.delete(ex.id);
+    assert.equal((await collect(c.examples.list({ datasetId: ds.id }))).length, 0);
+    await assert.rejects(c.examples.read('bad-id'), { message: 'Invalid UUID for exampleId: bad-id' });
+  });
+
+  it('validates before calling: dataset id xor name', async () => {
+    await assert.rejects(c.examples.create({ examples: [{ inputs: {} }] }), { message: 'Must provide either datasetName or datasetId' });
+    await assert.rejects(c.examples.create({ datasetId: '00000000-0000-4000-8000-000000000001', datasetName: 'x', examples: [] }), {
+      message: 'Must provide either datasetName or datasetId, not both',
+    });
+  });
+
+  it('refuses with the multipart message when the server does not allow multipart examples', async () => {
+    const old = await startLocal({ multipartExamples: false });
+    try {
+      const oc = clientFor(old);
+      assert.equal(await oc.supportsMultipartExamples(), false);
+      const ds = await oc.datasets.create({ name: unique('old') });
+      await assert.rejects(oc.examples.create({ datasetId: ds.id, examples: [{ inputs: { a: 1 } }] }), (e: unknown) => {
+        assert.ok(e instanceof LangSmithError);
+        assert.equal(
+          e.message,
+          'Your LangSmith deployment does not allow using the multipart examples endpoint, please upgrade your deployment to the latest version.',
+        );
+        return true;
+      });
+    } finally {
+      await old.close();
+    }
+  });
+
+  it('reports the server version and multipart support from /info', async () => {
+    const v = await c.serverVersion();
+    assert.match(v ?? '', /^\d+\.\d+\.\d+/);
+    assert.equal(await c.supportsMultipartExamples(), true);
+  });
+});
