@@ -226,7 +226,7 @@ const RUN_FIELDS: Record<string, string> = {
   parent_run_id: 'parent_run_id', session_id: 'session_id', reference_example_id: 'reference_example_id',
   total_tokens: 'total_tokens', prompt_tokens: 'prompt_tokens', completion_tokens: 'completion_tokens', error: 'error',
   status: "(CASE WHEN error IS NOT NULL THEN 'error' WHEN end_time IS NOT NULL THEN 'success' ELSE 'pending' END)",
-  latency: '((julianday(end_time) - julianday(start_time)) * 86400.0)',
+  latency: 'ROUND((julianday(end_time) - julianday(start_time)) * 86400.0, 3)',
   is_root: '(parent_run_id IS NULL)',
 };
 

@@ -85,7 +85,7 @@ export function sessionStats(ctx: Ctx, ids: string[]): Map<string, any> {
   );
   for (const r of rows) out.set(r.session_id, r);
   const lat = ctx.st.all(
-    `SELECT session_id, (julianday(end_time) - julianday(start_time)) * 86400.0 AS latency
+    `SELECT session_id, ROUND((julianday(end_time) - julianday(start_time)) * 86400.0, 3) AS latency
        FROM runs WHERE session_id IN (${marks}) AND parent_run_id IS NULL AND end_time IS NOT NULL
        ORDER BY session_id, latency`,
     ...ids,

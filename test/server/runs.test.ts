@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { Client, RunTree } from 'langsmith';
+import { withLocalServer } from '../harness/localServer';
+import { api, client, collect, dottedSegment } from './helpers';
+
+function runPair(project: string, name: string, t0: Date) {
+  const rootId = crypto.randomUUID();
+  const childId = crypto.randomUUID();
+  const rootDotted = dottedSegment(t0, rootId);
+  const t1 = new Date(t0.getTime() + 5);
+  return {
+    rootId,
+    childId,
+    creates: [
+      { id: rootId, name, run_type: 'chain', inputs: { question: name }, start_time: t0.getTime(), project_name: project, trace_id: rootId, dotted_order: rootDotted },
+      {
+        id: childId, name: `${name}-llm`, run_type: 'llm', inputs: { prompt: name }, start_time: t1.getTime(), project_name: project,
+        trace_id: rootId, parent_run_id: rootId, dotted_order: `${rootDotted}.${dottedSegment(t1, childId)}`,
+      },
+    ],
+    updates: [
+      { id: childId, trace_id: rootId, dotted_order: `${rootDotted}.${dottedSegment(t1, childId)}`, parent_run_id: rootId, outputs: { text: 'hi' }, end_time: t1.getTime() + 10 },
+      { id: rootId, trace_id: rootId, dotted_order: rootDotted, outputs: { answer: 42 }, end_time: t0.getTime() + 30 },
+    ],
+  };
+}
+
+describe('runs: ingestion, query, read, sharing, public reads', () => {
+  const srv = withLocalServer();
+
+  it('POST /runs + PATCH /runs/{id} (createRun/updateRun), then GET /runs/{id}', async () => {
+    const c = client(srv());
+    const id = crypto.randomUUID();
+    await c.createRun({ id, name: 'single', run_type: 'chain', inputs: { x: 1 }, project_name: 'runs-single' });
+    await c.updateRun(id, { outputs: { y: 2 }, end_time: Date.now(), error: undefined });
+    const run = await c.readRun(id);
+    assert.equal(run.name, 'single');
+    assert.deepEqual(run.inputs, { x: 1 });
+    assert.deepEqual(run.outputs, { y: 2 });
+    assert.equal(run.status, 'success');
+    assert.equal(run.trace_id, id);
+    const project = await c.readProject({ projectName: 'runs-single' });
+    assert.equal(run.session_id, project.id);
+  });
+
+  it('POST /runs/batch (batchIngestRuns) stores creates and merges updates', async () => {
+    const c = client(srv());
+    const { rootId, childId, creates, updates } = runPair('runs-batch', 'batch', new Date());
+    await c.batchIngestRuns({ runCreates: creates as any, runUpdates: updates as any });
+    const root = await c.readRun(rootId, { loadChildRuns: true });
+    assert.deepEqual(root.outputs, { answer: 42 });
+    assert.equal(root.child_runs?.length, 1);
+    assert.equal(root.child_runs?.[0].id, childId);
+    assert.deepEqual(root.child_runs?.[0].outputs, { text: 'hi' });
+    assert.deepEqual((await c.readRun(childId)).parent_run_ids, [rootId]);
+  });
+
+  it('POST /runs/multipart (multipartIngestRuns) with separate parts, updates and an attachment', async () => {
+    const c = client(srv());
+    const { rootId, childId, creates, updates } = runPair('runs-multipart', 'mp', new Date());
+    (creates[0] as any).attachments = { note: ['text/plain', new TextEncoder().encode('attached')] };
+    await c.multipartIngestRuns({ runCreates: creates as any });
+    const before = await c.readRun(rootId);
+    assert.equal(before.status, 'pending');
+    await c.multipartIngestRuns({ runUpdates: updates as any });
+    const after = await c.readRun(rootId);
+    assert.deepEqual(after.outputs, { answer: 42 });
+    assert.equal((await c.readRun(childId)).status, 'success');
+    const row = srv().server.db.prepare('SELECT attachments FROM runs WHERE id = ?').get(rootId) as any;
+    assert.match(row.attachments, /"note"/);
+  });
+
+  it('traces from RunTree in manual-flush mode are sent only on flush()', async () => {
+    const c = new Client({ apiUrl: srv().url, apiKey: srv().apiKey, manualFlushMode: true } as any);
+    const tree = new RunTree({ name: 'flushed', run_type: 'chain', inputs: { a: 1 }, project_name: 'runs-flush', client: c });
+    await tree.postRun();
+    const child = tree.createChild({ name: 'child', run_type: 'tool', inputs: { b: 2 } });
+    await child.postRun();
+    await child.end({ ok: true });
+    await child.patchRun();
+    await tree.end({ done: true });
+    await tree.patchRun();
+    const pending = await api(srv(), 'GET', `/runs/${tree.id}`);
+    assert.equal(pending.status, 404, 'nothing is sent before flush');
+    await c.flush();
+    const run = await client(srv()).readRun(tree.id, { loadChildRuns: true });
+    assert.deepEqual(run.outputs, { done: true });
+    assert.equal(run.child_runs?.[0].name, 'child');
+  });
+
+  it('POST /runs/query filters and pages with cursors (listRuns)', async () => {
+    const c = client(srv());
+    const project = await c.createProject({ projectName: 'runs-query' });
+    const t0 = Date.now() - 1_000_000;
+    const creates = Array.from({ length: 130 }, (_, i) => ({
+      id: crypto.randomUUID(), name: i % 2 ? 'odd' : 'even', run_type: i % 3 ? 'chain' : 'llm', inputs: { i },
+      start_time: t0 + i * 1000, end_time: t0 + i * 1000 + (i % 10) * 100, session_id: project.id,
+      error: i % 13 === 0 ? 'boom' : undefined, tags: i % 5 === 0 ? ['five'] : [],
+    }));
+    await c.batchIngestRuns({ runCreates: creates as any });
+    const all = await collect(c.listRuns({ projectId: project.id }));
+    assert.equal(all.length, 130, 'more than one page (100) comes back through the cursor');
+    assert.equal(new Set(all.map((r) => r.id)).size, 130);
+    assert.deepEqual(all.slice(0, 3).map((r) => r.inputs.i), [129, 128, 127], 'newest first');
+    const llm = await collect(c.listRuns({ projectId: project.id, runType: 'llm' }));
+    assert.equal(llm.length, creates.filter((r) => r.run_type === 'llm').length);
+    const errors = await collect(c.listRuns({ projectId: project.id, error: true }));
+    assert.equal(errors.length, creates.filter((r) => r.error).length);
+    const filtered = await collect(c.listRuns({ projectId: project.id, filter: 'and(eq(name, "odd"), has(tags, "five"))' }));
+    assert.equal(filtered.length, creates.filter((r) => r.name === 'odd' && r.tags.includes('five')).length);
+    const slow = await collect(c.listRuns({ projectId: project.id, filter: 'gte(latency, 0.8)' }));
+    assert.equal(slow.length, creates.filter((r) => r.end_time - r.start_time >= 800).length);
+    const limited = await collect(c.listRuns({ projectId: project.id, limit: 7 }));
+    assert.equal(limited.length, 7);
+    const bad = await api(srv(), 'POST', '/runs/query', { session: [project.id], filter: 'eq(name' });
+    assert.equal(bad.status, 400);
+  });
+
+  it('v2 run query and read over the same runs', async () => {
+    const c = client(srv());
+    const project = await c.readProject({ projectName: 'runs-query' });
+    const page = await api(srv(), 'POST', '/api/v2/runs/query', { project_ids: [project.id], page_size: 50, is_root: true });
+    assert.equal(page.status, 200);
+    assert.equal(page.body.items.length, 50);
+    assert.equal(page.body.has_more, true);
+    const next = await api(srv(), 'POST', '/api/v2/runs/query', { project_ids: [project.id], page_size: 100, cursor: page.body.next_cursor });
+    assert.equal(next.body.items.length, 80);
+    const one = await api(srv(), 'GET', `/api/v2/runs/${page.body.items[0].id}`);
+    assert.equal(one.body.project_id, project.id);
+  });
+
+  it('share a run: token, public reads of its trace, web page; unshare makes them 404', async () => {
+    const c = client(srv());
+    const { rootId, childId, creates, updates } = runPair('runs-share', 'shared', new Date());
+    await c.batchIngestRuns({ runCreates: creates as any, runUpdates: updates as any });
+    assert.equal(await c.readRunSharedLink(rootId), undefined);
+    const url = await c.shareRun(rootId);
+    const token = url.split('/public/')[1].split('/')[0];
+    assert.equal(await c.readRunSharedLink(rootId), url);
+    assert.equal(await c.shareRun(rootId), url, 'sharing again keeps the token');
+    const shared = await c.listSharedRuns(token);
+    assert.deepEqual(shared.map((r) => r.id).sort(), [rootId, childId].sort());
+    const onlyChild = await c.listSharedRuns(token, { runIds: [childId] });
+    assert.deepEqual(onlyChild.map((r) => r.id), [childId]);
+    const pub = await api(srv(), 'GET', `/public/${token}/run`, undefined, { apiKey: null });
+    assert.equal(pub.status, 200);
+    assert.equal(pub.body.id, rootId);
+    const q = await api(srv(), 'POST', `/api/v1/public/${token}/runs/query`, {}, { apiKey: null });
+    assert.equal(q.body.runs.length, 2);
+    const page = await fetch(`${srv().url}/public/${token}/r`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /shared/);
+    await c.unshareRun(rootId);
+    assert.equal((await api(srv(), 'GET', `/public/${token}/run`, undefined, { apiKey: null })).status, 404);
+    assert.equal((await fetch(`${srv().url}/public/${token}/r`)).status, 404);
+    assert.equal(await c.readRunSharedLink(rootId), undefined);
+  });
+
+  it("another tenant cannot read or share a tenant's runs", async () => {
+    const c = client(srv());
+    const id = crypto.randomUUID();
+    await c.createRun({ id, name: 'private', run_type: 'chain', inputs: {}, project_name: 'runs-private' });
+    const other = client(srv(), { apiKey: srv().otherApiKey });
+    await assert.rejects(other.readRun(id), /404/);
+    await assert.rejects(other.shareRun(id), /404/);
+  });
+});
