@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { LangSmithAuthError, LangSmithError, LangSmithTimeoutError, collect, type LangSmithClient } from '../../src/client';
+import { clientFor, setFaults, startLocal, unique, type TestServer } from './_server';
+
+describe('client ↔ local server: transport', () => {
+  let srv: TestServer;
+  let c: LangSmithClient;
+  before(async () => {
+    srv = await startLocal();
+    c = clientFor(srv);
+  });
+  afterEach(() => setFaults(srv, ''));
+  after(() => srv.close());
+
+  it('rides out injected 429, 503 and connection resets with retries', async () => {
+    const ds = await c.datasets.create({ name: unique('flaky') });
+    await c.examples.create({ datasetId: ds.id, examples: Array.from({ length: 30 }, (_, i) => ({ inputs: { i } })) });
+    await setFaults(srv, '429:0.3,503:0.2,reset:0.1');
+    const flaky = clientFor(srv, { maxRetries: 10, retryBaseDelayMs: 2, retryMaxDelayMs: 20 });
+    for (let i = 0; i < 5; i++) {
+      const rows = await collect(flaky.examples.list({ datasetId: ds.id, pageSize: 10 }));
+      assert.equal(rows.length, 30);
+    }
+    const p = await flaky.projects.create({ name: unique('retried') });
+    assert.equal((await flaky.projects.read({ projectId: p.id })).id, p.id);
+    assert.ok(flaky.http.stats.retries > 0, 'some requests were retried');
+  });
+
+  it('gives up after its retries with the status of the last answer', async () => {
+    await setFaults(srv, '503:1');
+    const h = clientFor(srv, { maxRetries: 2, retryBaseDelayMs: 1 });
+    await assert.rejects(h.datasets.read({ datasetName: 'x' }), (e: unknown) => {
+      assert.ok(e instanceof LangSmithError);
+      assert.equal(e.status, 503);
+      assert.equal(e.action, 'read dataset');
+      assert.match(e.message, /^Failed to read dataset: 503/);
+      return true;
+    });
+    assert.equal(h.http.stats.requests, 3);
+  });
+
+  it('times out slow answers', async () => {
+    await setFaults(srv, 'latency:400-400ms');
+    const slow = clientFor(srv, { timeoutMs: 50, maxRetries: 0 });
+    await assert.rejects(slow.settings(), LangSmithTimeoutError);
+  });
+
+  it('passes caller cancellation through', async () => {
+    await setFaults(srv, 'latency:400-400ms');
+    const ctl = new AbortController();
+    const p = c.projects.read({ projectName: 'x', signal: ctl.signal });
+    setTimeout(() => ctl.abort(new Error('stop')), 20);
+    await assert.rejects(p, { message: 'stop' });
+  });
+
+  it('reports a wrong key as an auth error without echoing the key', async () => {
+    const bad = clientFor(srv, { apiKey: 'lsv2_wrong_secret_value' });
+    await assert.rejects(bad.settings(), (e: unknown) => {
+      assert.ok(e instanceof LangSmithAuthError);
+      assert.equal(e.status, 401);
+      assert.ok(!e.message.includes('lsv2_wrong_secret_value'));
+      return true;
+    });
+  });
+
+  it('sends the workspace as x-tenant-id; the wrong one is refused', async () => {
+    const tenantId = (await c.settings()).id;
+    assert.equal((await clientFor(srv, { workspaceId: tenantId }).settings()).tenant_handle, 'local');
+    await assert.rejects(clientFor(srv, { workspaceId: '00000000-0000-4000-8000-000000000009' }).settings(), (e: unknown) => {
+      assert.ok(e instanceof LangSmithAuthError);
+      assert.equal(e.status, 403);
+      return true;
+    });
+  });
+});

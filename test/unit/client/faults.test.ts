@@ -1,0 +1,71 @@
+/**
+ * Answers the local server never gives (it always has a handle, a share token and the multipart
+ * endpoint), injected with a fake fetch so the client's handling of them is covered.
+ */
+import assert from 'node:assert/strict';
+import { LangSmithClient, LangSmithError, LangSmithValidationError } from '../../../src/client';
+
+type Handler = (url: URL, init: RequestInit) => Response | undefined;
+
+function fakeServer(handler: Handler) {
+  const seen: string[] = [];
+  const f = (async (u: string, init: RequestInit) => {
+    const url = new URL(u);
+    seen.push(`${init.method} ${url.pathname}`);
+    return handler(url, init) ?? new Response('{"detail":"Not Found"}', { status: 404 });
+  }) as unknown as typeof fetch;
+  return { f, seen };
+}
+
+const json = (v: unknown, status = 200) => new Response(JSON.stringify(v), { status, headers: { 'content-type': 'application/json' } });
+const RUN = '8a2d3a0e-5a3b-4c1e-9f7e-2b1d2c3e4f50';
+
+describe('client handling of unusual answers (fake server)', () => {
+  it('refuses a public prompt without a hub handle', async () => {
+    const { f, seen } = fakeServer((url) => (url.pathname === '/settings' ? json({ id: 'org', tenant_handle: null }) : undefined));
+    const c = new LangSmithClient({ apiUrl: 'http://fake', apiKey: 'k', fetch: f });
+    await assert.rejects(c.prompts.create('p', { isPublic: true }), (e: unknown) => {
+      assert.ok(e instanceof LangSmithValidationError);
+      assert.equal(e.message, 'Cannot create a public prompt without first creating a LangChain Hub handle.');
+      return true;
+    });
+    await assert.rejects(c.prompts.push('p', { isPublic: true, manifest: {} }), {
+      message: 'Cannot create a public prompt without first creating a LangChain Hub handle.',
+    });
+    assert.deepEqual(seen.filter((s) => !s.endsWith('/settings')), [], 'nothing but the settings read');
+  });
+
+  it('raises Invalid response from server when a share answer lacks share_token', async () => {
+    const { f } = fakeServer((url, init) => (url.pathname.endsWith('/share') && init.method === 'PUT' ? json({ run_id: RUN }) : undefined));
+    const c = new LangSmithClient({ apiUrl: 'http://fake', apiKey: 'k', fetch: f });
+    await assert.rejects(c.runs.share(RUN), (e: unknown) => {
+      assert.ok(e instanceof LangSmithError);
+      assert.equal(e.message, 'Invalid response from server');
+      return true;
+    });
+    await assert.rejects(c.datasets.share({ datasetId: RUN }), { message: 'Invalid response from server' });
+  });
+
+  it('falls back to /runs/batch when the multipart ingest endpoint is missing', async () => {
+    let batch: { post: { id: string }[]; patch: unknown[] } | undefined;
+    const { f, seen } = fakeServer((url, init) => {
+      if (url.pathname === '/info') return json({ version: '0.5.0', batch_ingest_config: { size_limit: 100 } });
+      if (url.pathname === '/runs/batch') {
+        batch = JSON.parse(String(init.body));
+        return json({}, 202);
+      }
+      return undefined;
+    });
+    const c = new LangSmithClient({ apiUrl: 'http://fake', apiKey: 'k', fetch: f, tracing: { manualFlush: true } });
+    const r = c.tracing.startRun({ name: 'a', inputs: { x: 1 } }).post();
+    r.end({ outputs: { y: 2 } }).patch();
+    await c.tracing.flush();
+    assert.deepEqual(seen, ['GET /info', 'POST /runs/multipart', 'POST /runs/batch']);
+    assert.equal(batch!.post.length, 1);
+    assert.equal(batch!.post[0]!.id, r.id);
+    assert.deepEqual((batch!.post[0] as unknown as { outputs: unknown }).outputs, { y: 2 }, 'post and patch merged');
+    c.tracing.startRun({ name: 'b' }).post();
+    await c.tracing.flush();
+    assert.deepEqual(seen.slice(3), ['POST /runs/batch'], 'remembers the fallback');
+  });
+});
