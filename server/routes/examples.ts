@@ -165,10 +165,11 @@ export function exampleFilterSql(text: string) {
         params.push(`$.${JSON.stringify(String(lit(args[1])))}`);
         return `json_type(e.${target}, ?) IS NOT NULL`;
       }
-      if ((fn === 'eq' || fn === 'neq') && target && /^(metadata|inputs|outputs)\./.test(target)) {
+      const ops: Record<string, string> = { eq: '=', neq: '!=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+      if (ops[fn] && args.length === 2 && target && /^(metadata|inputs|outputs)\./.test(target)) {
         const [col, ...rest] = target.split('.');
         params.push(`$.${rest.map((k) => JSON.stringify(k)).join('.')}`, lit(args[1]));
-        return `json_extract(e.${col}, ?) ${fn === 'eq' ? '=' : '!='} ?`;
+        return `json_extract(e.${col}, ?) ${ops[fn]} ?`;
       }
       return undefined;
     },

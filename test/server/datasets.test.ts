@@ -201,7 +201,7 @@ describe('datasets: CRUD, upload, sharing, versions, splits, export, search, com
     const e2 = await c.createProject({ projectName: 'cmp-exp-2', referenceDatasetId: d.id });
     const cmp = await c.createComparativeExperiment({ name: 'A vs B', experimentIds: [e1.id, e2.id], referenceDatasetId: d.id, description: 'cmp', metadata: { k: 1 } });
     assert.equal(cmp.reference_dataset_id, d.id);
-    assert.deepEqual(cmp.experiments_info.map((e: any) => e.name), ['cmp-exp-1', 'cmp-exp-2']);
+    assert.deepEqual(cmp.experiments_info!.map((e: any) => e.name), ['cmp-exp-1', 'cmp-exp-2']);
     // The reference dataset is found from the first experiment when not given.
     const implied = await c.createComparativeExperiment({ name: 'implied', experimentIds: [e1.id] } as any);
     assert.equal(implied.reference_dataset_id, d.id);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Client } from 'langsmith';
 import { withLocalServer } from '../harness/localServer';
 import { api, client, collect } from './helpers';
 
@@ -44,7 +45,7 @@ describe('projects (sessions)', () => {
     await c.createRun({ id: crypto.randomUUID(), name: 'r', run_type: 'chain', inputs: {}, project_name: 'proj-filter-plain', error: 'bad' } as any);
     const stats = await collect(c.listProjects({ name: 'proj-filter-plain', includeStats: true }));
     assert.equal(stats[0].run_count, 2);
-    assert.equal(stats[0].error_rate, 0.5);
+    assert.equal((stats[0] as any).error_rate, 0.5);
   });
 
   it('PATCH /sessions/{id} renames and ends; rename onto another name is 409', async () => {
@@ -69,8 +70,8 @@ describe('projects (sessions)', () => {
   });
 
   it('project and dataset page links resolve on the server (getProjectUrl/getDatasetUrl)', async () => {
-    const c = client(srv());
-    c.webUrl = srv().url; // the official client maps localhost to :3000; our pages live on the server itself
+    // The official client maps a localhost API to :3000; our pages live on the server itself.
+    const c = new Client({ apiUrl: srv().url, apiKey: srv().apiKey, webUrl: srv().url });
     const p = await c.readProject({ projectName: 'proj-read' });
     const url = await c.getProjectUrl({ projectId: p.id });
     assert.equal(url, `${srv().url}/o/${srv().tenantId}/projects/p/${p.id}`);

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { withLocalServer } from '../harness/localServer';
+import { api, client, collect } from './helpers';
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+describe('examples: multipart create/update with attachments, reads, filters, deletes', () => {
+  const srv = withLocalServer();
+
+  it('createExamples (multipart POST) stores inputs, outputs, metadata, split and attachments', async () => {
+    const c = client(srv());
+    const d = await c.createDataset('ex-create');
+    const id = crypto.randomUUID();
+    const [ex] = await c.createExamples([
+      {
+        id, dataset_id: d.id, inputs: { q: 'hi' }, outputs: { a: 'hello' }, metadata: { lang: 'en' }, split: 'train',
+        attachments: { image: ['image/png', bytes('\x89PNG-fake')], notes: { mimeType: 'text/plain', data: bytes('some notes') } },
+      },
+    ]);
+    assert.equal(ex.id, id);
+    assert.deepEqual(ex.inputs, { q: 'hi' });
+    assert.deepEqual(ex.outputs, { a: 'hello' });
+    assert.equal(ex.metadata?.lang, 'en');
+    assert.deepEqual(ex.metadata?.dataset_split, ['train']);
+    assert.deepEqual(Object.keys(ex.attachments ?? {}).sort(), ['image', 'notes']);
+    assert.equal(ex.attachments!.notes.mime_type, 'text/plain');
+    // The URL is served by this server and returns the bytes.
+    const res = await fetch(ex.attachments!.notes.presigned_url);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'text/plain');
+    assert.equal(await res.text(), 'some notes');
+    const img = Buffer.from(await (await fetch(ex.attachments!.image.presigned_url)).arrayBuffer());
+    assert.deepEqual(img, Buffer.from(bytes('\x89PNG-fake')));
+    await assert.rejects(c.createExamples([{ id, dataset_id: d.id, inputs: { q: 'dup' } }]), /409/);
+  });
+
+  it('createExample (single) and readExample; the multipart answer has count, ids and as_of', async () => {
+    const c = client(srv());
+    const d = await c.createDataset('ex-single');
+    const ex = await c.createExample({ q: 'one' }, { a: 'uno' }, { datasetId: d.id, metadata: { n: 1 } });
+    assert.equal((await c.readExample(ex.id)).inputs.q, 'one');
+    const r = await c.uploadExamplesMultipart(d.id, [{ inputs: { q: 'two' } }, { inputs: { q: 'three' } }]);
+    assert.equal(r.count, 2);
+    assert.equal(r.example_ids.length, 2);
+    assert.ok(!Number.isNaN(Date.parse((r as any).as_of)));
+  });
+
+  it('updateExample / updateExamples (multipart PATCH): fields, new attachments, rename and retain', async () => {
+    const c = client(srv());
+    const d = await c.createDataset('ex-update');
+    const [ex] = await c.createExamples([
+      { dataset_id: d.id, inputs: { q: 'v1' }, attachments: { a: ['text/plain', bytes('A')], b: ['text/plain', bytes('B')], gone: ['text/plain', bytes('X')] } },
+    ]);
+    await c.updateExample({
+      id: ex.id, dataset_id: d.id, inputs: { q: 'v2' }, outputs: { r: 'out' }, metadata: { edited: true },
+      attachments: { c: ['text/plain', bytes('C')] },
+      attachments_operations: { rename: { a: 'a-renamed' }, retain: ['b'] },
+    });
+    const after = await c.readExample(ex.id);
+    assert.deepEqual(after.inputs, { q: 'v2' });
+    assert.deepEqual(after.outputs, { r: 'out' });
+    assert.equal(after.metadata?.edited, true);
+    assert.deepEqual(Object.keys(after.attachments ?? {}).sort(), ['a-renamed', 'b', 'c']);
+    assert.equal(await (await fetch(after.attachments!['a-renamed'].presigned_url)).text(), 'A');
+    await c.updateExamples([{ id: ex.id, dataset_id: d.id, split: 'holdout' }]);
+    assert.deepEqual((await c.readExample(ex.id)).metadata?.dataset_split, ['holdout']);
+    // Unknown example in the PATCH → 404 and nothing changed.
+    await assert.rejects(c.updateExamples([{ id: ex.id, dataset_id: d.id, inputs: { q: 'v3' } }, { id: crypto.randomUUID(), dataset_id: d.id, inputs: {} }]), /404/);
+    assert.deepEqual((await c.readExample(ex.id)).inputs, { q: 'v2' });
+  });
+
+  it('GET /examples: by ids, metadata, filter, limit/offset, as_of; select', async () => {
+    const c = client(srv());
+    const d = await c.createDataset('ex-list');
+    const exs = await c.createExamples(
+      Array.from({ length: 12 }, (_, i) => ({ dataset_id: d.id, inputs: { i }, metadata: { parity: i % 2 ? 'odd' : 'even', i } })),
+    );
+    const all = await collect(c.listExamples({ datasetId: d.id }));
+    assert.equal(all.length, 12);
+    const byIds = await collect(c.listExamples({ datasetId: d.id, exampleIds: [exs[3].id, exs[5].id] }));
+    assert.deepEqual(byIds.map((e) => e.id).sort(), [exs[3].id, exs[5].id].sort());
+    const odd = await collect(c.listExamples({ datasetId: d.id, metadata: { parity: 'odd' } }));
+    assert.equal(odd.length, 6);
+    const filtered = await collect(c.listExamples({ datasetId: d.id, filter: 'and(has(metadata, \'{"parity": "even"}\'), gt(metadata.i, 5))' } as any));
+    assert.deepEqual(filtered.map((e) => e.inputs.i).sort((a, b) => a - b), [6, 8, 10]);
+    const page = await api(srv(), 'GET', `/examples?dataset=${d.id}&limit=5&offset=10`);
+    assert.equal(page.body.length, 2);
+    const sel = await api(srv(), 'GET', `/examples?dataset=${d.id}&limit=1&select=metadata`);
+    assert.ok('metadata' in sel.body[0] && !('outputs' in sel.body[0]));
+    const badFilter = await api(srv(), 'GET', `/examples?dataset=${d.id}&filter=${encodeURIComponent('nope(')}`);
+    assert.equal(badFilter.status, 400);
+  });
+
+  it('DELETE /examples/{id} and DELETE /examples?example_ids=…; old versions still read them', async () => {
+    const c = client(srv());
+    const d = await c.createDataset('ex-delete');
+    const exs = await c.createExamples([0, 1, 2].map((i) => ({ dataset_id: d.id, inputs: { i } })));
+    const v = (await c.readDatasetVersion({ datasetId: d.id, asOf: new Date(Date.now() + 1000) })).as_of;
+    await c.deleteExample(exs[0].id);
+    await c.deleteExamples([exs[1].id]);
+    assert.deepEqual((await collect(c.listExamples({ datasetId: d.id }))).map((e) => e.inputs.i), [2]);
+    assert.equal((await collect(c.listExamples({ datasetId: d.id, asOf: v }))).length, 3);
+    await assert.rejects(c.readExample(exs[0].id), /404/);
+    assert.equal((await api(srv(), 'GET', `/examples/${exs[0].id}?as_of=${encodeURIComponent(v)}`)).status, 200);
+    await c.deleteExamples([exs[2].id], { hardDelete: true });
+    assert.equal((await api(srv(), 'GET', `/examples/${exs[2].id}?as_of=${encodeURIComponent(v)}`)).status, 404);
+  });
+
+  it('examples from a run: use_source_run_io copies the run inputs and outputs', async () => {
+    const c = client(srv());
+    const runId = crypto.randomUUID();
+    await c.createRun({ id: runId, name: 'src', run_type: 'chain', inputs: { from: 'run' }, outputs: { out: 'put' }, project_name: 'ex-src' } as any);
+    const d = await c.createDataset('ex-from-run');
+    const [ex] = await c.createExamples([{ dataset_id: d.id, inputs: {}, source_run_id: runId, use_source_run_io: true }]);
+    assert.deepEqual(ex.inputs, { from: 'run' });
+    assert.deepEqual(ex.outputs, { out: 'put' });
+    assert.equal(ex.source_run_id, runId);
+  });
+});
