@@ -44,7 +44,7 @@ describe('feedback, feedback configs and presigned feedback tokens', () => {
     assert.deepEqual(snake.body.feedback_config, { type: 'continuous', min: 1, max: 5 });
     const c = client(srv());
     const camel = await c.createFeedback(runId, 'stars', { score: 3, feedbackConfig: { type: 'continuous', min: 0, max: 5 }, sessionId: projectId } as any);
-    assert.deepEqual((await c.readFeedback(camel.id)).feedback_config, { type: 'continuous', min: 0, max: 5 });
+    assert.deepEqual(((await c.readFeedback(camel.id)) as any).feedback_config, { type: 'continuous', min: 0, max: 5 });
     const tooHigh = await api(srv(), 'POST', '/feedback', { run_id: runId, key: 'rating', score: 9, feedback_config: { type: 'continuous', min: 1, max: 5 } });
     assert.equal(tooHigh.status, 400);
     const configs = await api(srv(), 'GET', '/feedback-configs?key=stars');
