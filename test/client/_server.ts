@@ -1,5 +1,6 @@
 /** Starts the real local server for client tests, with one client per tenant. */
 import { LangSmithClient, type LangSmithClientOptions } from '../../src/client';
+import { startTestServer, type TestServerOptions } from '../harness/localServer';
 
 export interface TestServer {
   url: string;
@@ -9,9 +10,13 @@ export interface TestServer {
 }
 
 export async function startLocal(opts: Record<string, unknown> = {}): Promise<TestServer> {
-  const { startServer } = await import('../../server/index');
-  const srv = await startServer({ port: 0, db: ':memory:', quiet: true, ...opts } as Parameters<typeof startServer>[0]);
-  return { url: srv.url, apiKey: 'local-dev-key', otherApiKey: 'local-other-key', close: () => srv.close() };
+  if (opts['tenants']) {
+    // The harness keeps the two default tenants; a custom set needs the server itself.
+    const { startServer } = await import('../../server/index');
+    const srv = await startServer({ port: 0, db: ':memory:', quiet: true, ...opts } as Parameters<typeof startServer>[0]);
+    return { url: srv.url, apiKey: 'local-dev-key', otherApiKey: 'local-other-key', close: () => srv.close() };
+  }
+  return startTestServer(opts as TestServerOptions);
 }
 
 export function clientFor(srv: TestServer, opts: Partial<LangSmithClientOptions> = {}): LangSmithClient {

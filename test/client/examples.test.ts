@@ -123,4 +123,25 @@ describe('client ↔ local server: examples', () => {
     assert.match(v ?? '', /^\d+\.\d+\.\d+/);
     assert.equal(await c.supportsMultipartExamples(), true);
   });
+
+  it('creates an example from a source run (its inputs and outputs), filters and selects fields', async () => {
+    const t = new (c.constructor as typeof import('../../src/client').LangSmithClient)({
+      apiUrl: srv.url,
+      apiKey: srv.apiKey,
+      tracing: { manualFlush: true, projectName: unique('src') },
+    });
+    const run = t.tracing.startRun({ name: 'source', inputs: { question: 'q?' } }).end({ outputs: { answer: 'a!' } }).post();
+    await t.tracing.flush();
+    const ds = await c.datasets.create({ name: unique('fromrun') });
+    const ex = await c.examples.createOne({ datasetId: ds.id, sourceRunId: run.id, useSourceRunIo: true, metadata: { kind: 'run' } });
+    assert.equal(ex.source_run_id, run.id);
+    assert.deepEqual(ex.inputs, { question: 'q?' });
+    assert.deepEqual(ex.outputs, { answer: 'a!' });
+    await c.examples.create({ datasetId: ds.id, examples: [{ inputs: { question: 'other' }, metadata: { kind: 'manual' } }] });
+    const filtered = await collect(c.examples.list({ datasetId: ds.id, filter: 'has(metadata, \'{"kind": "manual"}\')' }));
+    assert.deepEqual(filtered.map((e) => e.inputs['question']), ['other']);
+    const selected = await collect(c.examples.list({ datasetId: ds.id, select: ['inputs'] }));
+    assert.equal(selected.length, 2);
+    assert.ok(selected.every((e) => e.outputs === undefined || e.outputs === null));
+  });
 });

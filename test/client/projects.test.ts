@@ -70,4 +70,17 @@ describe('client ↔ local server: projects', () => {
     assert.equal(await other.projects.exists({ projectId: p.id }), false);
     assert.equal(await other.projects.exists({ projectName: p.name }), false);
   });
+
+  it('lists by reference dataset, reference-free, with stats', async () => {
+    const ds = await c.datasets.create({ name: unique('refds') });
+    const exp = await c.projects.create({ name: unique('exp'), referenceDatasetId: ds.id });
+    const free = await c.projects.create({ name: unique('free') });
+    const byRef = await collect(c.projects.list({ referenceDatasetId: ds.id }));
+    assert.deepEqual(byRef.map((p) => p.id), [exp.id]);
+    const refFree = await collect(c.projects.list({ referenceFree: true, includeStats: true }));
+    assert.ok(refFree.some((p) => p.id === free.id));
+    assert.ok(!refFree.some((p) => p.id === exp.id));
+    const withStats = await c.projects.read({ projectId: free.id, includeStats: true });
+    assert.equal(withStats.run_count ?? 0, 0);
+  });
 });

@@ -49,8 +49,9 @@ describe('client ↔ local server: tracing and runs', () => {
     const t = new LangSmithClient({
       apiUrl: srv.url,
       apiKey: srv.apiKey,
-      maxRetries: 1,
+      maxRetries: 8,
       retryBaseDelayMs: 1,
+      retryMaxDelayMs: 10,
       tracing: { manualFlush: true, projectName, batchSizeLimit: 20 },
     });
     await t.serverInfo();
@@ -74,7 +75,6 @@ describe('client ↔ local server: tracing and runs', () => {
     const flaky = new LangSmithClient({ apiUrl: srv.url, apiKey: srv.apiKey });
     try {
       // Retries ride out the random faults.
-      (t.http as unknown as { maxRetries: number }).maxRetries = 8;
       await t.tracing.flush();
     } finally {
       await setFaults(srv, '');

@@ -1,5 +1,5 @@
 import { ClientContext, multipartExamplesSupported } from '../context';
-import { LangSmithError } from '../errors';
+import { LangSmithConflictError, LangSmithError } from '../errors';
 import { assertUuid, uuid4 } from '../ids';
 import { MSG } from '../messages';
 import { bytesPart, encodeMultipart, jsonPart, type MultipartPart } from '../multipart';
@@ -14,7 +14,8 @@ export type AttachmentData = { mimeType: string; data: Uint8Array | ArrayBuffer 
 export interface ExampleCreate {
   /** Client-generated when absent. */
   id?: string;
-  inputs: Record<string, unknown>;
+  /** May be left out when useSourceRunIo takes the inputs from the source run. */
+  inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown> | null;
   metadata?: Record<string, unknown>;
   split?: string | string[];
@@ -114,8 +115,9 @@ export class ExamplesResource {
     const datasetId = await this.datasets.resolveId(o);
     const now = new Date().toISOString();
     const ids: string[] = [];
-    const batches: MultipartPart[][] = [];
+    const batches: { parts: MultipartPart[]; ids: string[] }[] = [];
     let current: MultipartPart[] = [];
+    let currentIds: string[] = [];
     let count = 0;
     let bytes = 0;
     for (const ex of o.examples) {
@@ -133,22 +135,24 @@ export class ExamplesResource {
             use_source_run_attachments: ex.useSourceRunAttachments,
           }),
         ),
-        jsonPart(`${id}.inputs`, ex.inputs),
       ];
+      if (ex.inputs) parts.push(jsonPart(`${id}.inputs`, ex.inputs));
       if (ex.outputs) parts.push(jsonPart(`${id}.outputs`, ex.outputs));
       parts.push(...attachmentParts(id, ex.attachments));
       const size = parts.reduce((n, p) => n + (typeof p.data === 'string' ? p.data.length : p.data.byteLength) + 200, 0);
       if (count > 0 && (count >= EXAMPLES_BATCH_MAX_COUNT || bytes + size > EXAMPLES_BATCH_MAX_BYTES)) {
-        batches.push(current);
+        batches.push({ parts: current, ids: currentIds });
         current = [];
+        currentIds = [];
         count = 0;
         bytes = 0;
       }
       current.push(...parts);
+      currentIds.push(id);
       count++;
       bytes += size;
     }
-    if (count > 0) batches.push(current);
+    if (count > 0) batches.push({ parts: current, ids: currentIds });
 
     let asOf: string | null | undefined;
     let created = 0;
@@ -157,23 +161,44 @@ export class ExamplesResource {
     const worker = async () => {
       while (next < batches.length) {
         const batch = batches[next++]!;
-        const { body, contentType } = encodeMultipart(batch);
-        const res = await this.ctx.http.request({
-          method: 'POST',
-          path: this.ctx.http.platformPath(`datasets/${seg(datasetId, 'datasetId')}/examples`),
-          body,
-          contentType,
-          action: 'create examples',
-          schema: ExamplesCreatedSchema,
-          idempotent: true,
-          signal: o.signal,
-        });
+        const { body, contentType } = encodeMultipart(batch.parts);
+        const send = () =>
+          this.ctx.http.request({
+            method: 'POST',
+            path: this.ctx.http.platformPath(`datasets/${seg(datasetId, 'datasetId')}/examples`),
+            body,
+            contentType,
+            action: 'create examples',
+            schema: ExamplesCreatedSchema,
+            idempotent: true,
+            signal: o.signal,
+          });
+        let res: z.infer<typeof ExamplesCreatedSchema>;
+        try {
+          res = await send();
+        } catch (e) {
+          // A repeated batch whose first attempt did land: its (client-generated) ids already exist.
+          if (!(e instanceof LangSmithConflictError) || !(await this.allExist(datasetId, batch.ids, o.signal))) throw e;
+          res = { count: batch.ids.length, example_ids: batch.ids };
+        }
         created += res.count ?? res.example_ids?.length ?? 0;
         if (res.as_of && (!asOf || res.as_of > asOf)) asOf = res.as_of;
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
     return { count: created, example_ids: ids, as_of: asOf };
+  }
+
+  private async allExist(datasetId: string, ids: string[], signal?: AbortSignal): Promise<boolean> {
+    const probe = [...new Set([ids[0]!, ids[ids.length - 1]!])];
+    const found = await this.ctx.http.request({
+      path: '/examples',
+      query: { dataset: datasetId, id: probe, limit: probe.length, select: ['id'] },
+      action: 'check created examples',
+      schema: z.array(z.looseObject({ id: z.string() })),
+      signal,
+    });
+    return found.length === probe.length;
   }
 
   /** One example; answers it as read back from the server. */

@@ -68,4 +68,22 @@ describe('client handling of unusual answers (fake server)', () => {
     await c.tracing.flush();
     assert.deepEqual(seen.slice(3), ['POST /runs/batch'], 'remembers the fallback');
   });
+
+  it('treats a conflict on a repeated example batch as success when its ids already exist', async () => {
+    let posts = 0;
+    const { f, seen } = fakeServer((url, init) => {
+      if (url.pathname === '/info') return json({ version: '0.16.0', instance_flags: { dataset_examples_multipart_enabled: true } });
+      if (url.pathname.endsWith('/examples') && init.method === 'POST') {
+        posts++;
+        // The first attempt lands but its answer is lost; the repeat meets the examples it made.
+        return posts === 1 ? new Response('', { status: 502 }) : json({ detail: 'Example already exists' }, 409);
+      }
+      if (url.pathname === '/examples') return json(url.searchParams.getAll('id').map((id) => ({ id })));
+      return undefined;
+    });
+    const c = new LangSmithClient({ apiUrl: 'http://fake', apiKey: 'k', fetch: f, retryBaseDelayMs: 1 });
+    const res = await c.examples.create({ datasetId: RUN, examples: [{ inputs: { a: 1 } }, { inputs: { a: 2 } }] });
+    assert.equal(res.count, 2);
+    assert.deepEqual(seen, ['GET /info', 'POST /v1/platform/datasets/' + RUN + '/examples', 'POST /v1/platform/datasets/' + RUN + '/examples', 'GET /examples']);
+  });
 });
