@@ -116,8 +116,9 @@ export type AnnotationQueue = z.infer<typeof AnnotationQueueSchema>;
 
 export const RunSchema = z.looseObject({
   id: uuid,
-  name: z.string(),
-  run_type: z.string(),
+  /** Absent only when a query selects other fields. */
+  name: z.string().optional(),
+  run_type: z.string().optional(),
   start_time: z.union([z.string(), z.number()]).nullish(),
   end_time: z.union([z.string(), z.number()]).nullish(),
   inputs: recordish,
