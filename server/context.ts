@@ -22,6 +22,7 @@ export interface Ctx {
   faults: FaultSpec;
   multipartExamples: boolean;
   startedAt: string;
+  stats: { requests: number; internalErrors: number; faultsInjected: number };
 }
 
 declare module 'fastify' {

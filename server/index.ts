@@ -43,6 +43,8 @@ export interface RunningServer {
   db: DB;
   /** The underlying app, for tests that want to inject requests. */
   app: FastifyInstance;
+  /** Counters since start: requests answered, genuine 500s, injected faults. */
+  stats(): { requests: number; internalErrors: number; faultsInjected: number };
 }
 
 export const DEFAULT_TENANTS = [
@@ -83,6 +85,7 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
     faults: opts.faults ? parseFaults(opts.faults) : { ...NO_FAULTS },
     multipartExamples: opts.multipartExamples ?? true,
     startedAt: nowIso(),
+    stats: { requests: 0, internalErrors: 0, faultsInjected: 0 },
   };
 
   const app = Fastify({
@@ -110,7 +113,10 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
       return;
     }
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status === 500 && !opts.quiet) console.error(`[server] ${req.method} ${req.url}:`, err);
+    if (status === 500) {
+      ctx.stats.internalErrors++;
+      if (!opts.quiet) console.error(`[server] ${req.method} ${req.url}:`, err);
+    }
     let detail = err.message || 'Internal server error';
     if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) detail = `Malformed JSON body: ${err.message}`;
     reply.code(status).send({ detail: status === 500 ? `Internal server error: ${detail}` : detail });
@@ -119,11 +125,25 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
     reply.code(404).send({ detail: `Not Found: ${req.method} ${req.url.split('?')[0]}` });
   });
 
+  app.addHook('onResponse', async () => {
+    ctx.stats.requests++;
+  });
+
   app.addHook('onRequest', async (req, reply) => {
     const config = req.routeOptions.config ?? {};
     if (!req.routeOptions.url) return; // unknown route → the 404 handler
     if (!config.noFaults && !req.url.startsWith('/__local/') && (ctx.faults.statuses.length || ctx.faults.reset || ctx.faults.latency)) {
-      if (await applyFaults(ctx.faults, req, reply)) return reply;
+      let dropped: boolean;
+      try {
+        dropped = await applyFaults(ctx.faults, req, reply);
+      } catch (e) {
+        ctx.stats.faultsInjected++;
+        throw e;
+      }
+      if (dropped) {
+        ctx.stats.faultsInjected++;
+        return reply;
+      }
     }
     if (config.public) return;
     const key = req.headers['x-api-key'];
@@ -200,6 +220,11 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
 
   // The fault switch (needs a valid key; never faulted itself).
   app.get('/__local/faults', { config: { noFaults: true } }, async () => ({ faults: ctx.faults.text }));
+  app.get('/__local/stats', { config: { noFaults: true } }, async () => ({
+    requests: ctx.stats.requests,
+    internal_errors: ctx.stats.internalErrors,
+    faults_injected: ctx.stats.faultsInjected,
+  }));
   app.put('/__local/faults', { config: { noFaults: true } }, async (req) => {
     let spec: unknown = req.body;
     if (typeof spec === 'string') {
@@ -228,9 +253,11 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const dbPath = opts.db ?? ':memory:';
   const db = openDatabase(dbPath, opts.reset ?? false);
   let app: FastifyInstance;
+  let ctx: Ctx;
   try {
     const built = buildApp(db, opts);
     app = built.app;
+    ctx = built.ctx;
     if (opts.seed === 'demo' && isEmpty(db)) seedDemo(built.ctx);
     await app.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
   } catch (e) {
@@ -247,6 +274,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     port,
     db,
     app,
+    stats: () => ({ ...ctx.stats }),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,6 +1,274 @@
-// Demo data for `--seed demo`.
-import type { Ctx } from './context';
+// Demo data for `--seed demo`: projects with nested runs (inputs, outputs, errors, latency, tokens),
+// datasets with splits, versions and tags, prompts with several commits, an annotation queue, feedback.
+// Written through the same functions the API uses, so it looks exactly like data a client made.
+import type { Ctx, Tenant } from './context';
+import { ingestCreate } from './routes/runs';
+import { newVersion, writeRevision } from './routes/examples';
+import { insertDataset } from './routes/datasets';
+import { createCommit, insertRepo } from './routes/prompts';
+import { addRunsToQueue } from './routes/queues';
+import { sessionByName } from './routes/sessions';
+import { newId, nowIso } from './util';
+
+/** A small deterministic PRNG, so every demo database looks the same. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)],
+    chance: (p: number) => next() < p,
+  };
+}
+
+const QUESTIONS = [
+  'How do I reset my password?', 'What is the refund policy for annual plans?', 'Can I export my data to CSV?',
+  'Why was my card declined?', 'How do I invite a teammate?', 'Does the API support pagination?',
+  'What regions do you host data in?', 'How do I rotate an API key?', 'Can I change my billing email?',
+  'Is there an on-premise version?', 'How are rate limits calculated?', 'What does error 429 mean?',
+  'How do I delete my account?', 'Can I use SSO with Okta?', 'Where can I find invoices?',
+];
+const ANSWERS = [
+  'Go to Settings → Security and choose "Reset password".', 'Annual plans can be refunded within 30 days.',
+  'Yes: open the dataset and choose Export → CSV.', 'The bank declined the charge; try another card or contact your bank.',
+  'Open Members and click "Invite"; they get an email.', 'Yes, list endpoints take limit and offset.',
+  'US and EU.', 'Create a new key, update your clients, then revoke the old one.', 'Billing → Contact lets you change it.',
+  'Yes, a self-hosted edition is available on the Enterprise plan.', 'Per API key, per minute, with bursts allowed.',
+  'Too many requests: back off and retry after the Retry-After header.', 'Settings → Account → Delete account.',
+  'Yes, SAML SSO works with Okta.', 'Billing → Invoices lists every invoice as PDF.',
+];
+const ERRORS = [
+  'RateLimitError: 429 Too Many Requests', 'TimeoutError: request took longer than 30s',
+  'ValueError: could not parse model output as JSON', 'ConnectionError: upstream reset the connection',
+];
+
+function ts(base: number, offsetMs: number) {
+  return new Date(base + offsetMs).toISOString();
+}
+
+function dotted(parent: string | null, startIso: string, id: string) {
+  const seg = `${startIso.replace(/[-:]/g, '').replace(/\.(\d{3})Z$/, '$1000Z')}${id}`;
+  return parent ? `${parent}.${seg}` : seg;
+}
+
+interface RunSpec {
+  name: string;
+  run_type: string;
+  inputs: object;
+  outputs?: object | null;
+  error?: string | null;
+  startOffset: number;
+  duration: number;
+  tokens?: [number, number];
+  children?: RunSpec[];
+  tags?: string[];
+}
+
+function writeTrace(ctx: Ctx, tenant: Tenant, sessionId: string, base: number, spec: RunSpec, parent?: { id: string; dotted: string; trace: string }): string {
+  const id = newId();
+  const start = ts(base, spec.startOffset);
+  const d = dotted(parent?.dotted ?? null, start, id);
+  const trace = parent?.trace ?? id;
+  ingestCreate(ctx, tenant, {
+    id, name: spec.name, run_type: spec.run_type, inputs: spec.inputs, outputs: spec.error ? null : spec.outputs ?? {},
+    error: spec.error ?? null, start_time: start, end_time: ts(base, spec.startOffset + spec.duration), session_id: sessionId,
+    parent_run_id: parent?.id ?? null, trace_id: trace, dotted_order: d, tags: spec.tags ?? [],
+    extra: { metadata: { ls_provider: spec.run_type === 'llm' ? 'openai' : undefined, ls_model_name: spec.run_type === 'llm' ? 'gpt-4o-mini' : undefined } },
+    prompt_tokens: spec.tokens?.[0], completion_tokens: spec.tokens?.[1], total_tokens: spec.tokens ? spec.tokens[0] + spec.tokens[1] : undefined,
+  });
+  for (const child of spec.children ?? []) writeTrace(ctx, tenant, sessionId, base, child, { id, dotted: d, trace });
+  return id;
+}
+
+function chatManifest(system: string, human: string, format: 'f-string' | 'mustache', vars: string[]) {
+  const msg = (cls: string, template: string) => ({
+    lc: 1, type: 'constructor', id: ['langchain_core', 'prompts', 'chat', cls],
+    kwargs: {
+      prompt: {
+        lc: 1, type: 'constructor', id: ['langchain_core', 'prompts', 'prompt', 'PromptTemplate'],
+        kwargs: { template, template_format: format, input_variables: vars.filter((v) => template.includes(v)) },
+      },
+    },
+  });
+  return {
+    lc: 1, type: 'constructor', id: ['langchain_core', 'prompts', 'chat', 'ChatPromptTemplate'],
+    kwargs: { input_variables: vars, messages: [msg('SystemMessagePromptTemplate', system), msg('HumanMessagePromptTemplate', human)] },
+  };
+}
+
+function plainManifest(template: string, format: 'f-string' | 'mustache', vars: string[]) {
+  return {
+    lc: 1, type: 'constructor', id: ['langchain_core', 'prompts', 'prompt', 'PromptTemplate'],
+    kwargs: { template, template_format: format, input_variables: vars },
+  };
+}
+
+function withModel(prompt: object, model: string, temperature: number) {
+  return {
+    lc: 1, type: 'constructor', id: ['langchain_core', 'runnables', 'RunnableSequence'],
+    kwargs: { first: prompt, last: { lc: 1, type: 'constructor', id: ['langchain', 'chat_models', 'openai', 'ChatOpenAI'], kwargs: { model, temperature } } },
+  };
+}
 
 export function seedDemo(ctx: Ctx): void {
-  void ctx;
+  const r = rng(1984);
+  const [local, other] = ctx.tenants;
+  const now = Date.now();
+
+  ctx.st.tx(() => {
+    // Projects with nested runs
+    const chatbot = sessionByName(ctx, local, 'demo-support-chatbot');
+    ctx.st.run('UPDATE sessions SET description = ? WHERE id = ?', 'Customer-support assistant in production (demo data).', chatbot.id);
+    const rootIds: string[] = [];
+    for (let i = 0; i < 70; i++) {
+      const base = now - (70 - i) * 37 * 60_000 - r.int(0, 60_000);
+      const qi = r.int(0, QUESTIONS.length - 1);
+      const failed = r.chance(0.08);
+      const llmMs = r.int(400, 4200);
+      const retrMs = r.int(30, 250);
+      const pt = r.int(300, 1400);
+      const ct = r.int(20, 300);
+      rootIds.push(
+        writeTrace(ctx, local, chatbot.id, base, {
+          name: 'SupportPipeline', run_type: 'chain', inputs: { question: QUESTIONS[qi], user_id: `u-${r.int(100, 999)}` },
+          outputs: { answer: ANSWERS[qi] }, error: failed ? r.pick(ERRORS) : null, startOffset: 0, duration: retrMs + llmMs + 40,
+          tags: r.chance(0.3) ? ['beta'] : ['prod'],
+          children: [
+            { name: 'VectorStoreRetriever', run_type: 'retriever', inputs: { query: QUESTIONS[qi] }, outputs: { documents: [{ page_content: ANSWERS[qi], metadata: { source: `kb/${qi}.md` } }] }, startOffset: 5, duration: retrMs },
+            {
+              name: 'ChatOpenAI', run_type: 'llm', startOffset: retrMs + 10, duration: llmMs, tokens: [pt, ct],
+              inputs: { messages: [{ role: 'system', content: 'Answer from the context.' }, { role: 'user', content: QUESTIONS[qi] }] },
+              outputs: { generations: [{ text: ANSWERS[qi] }], llm_output: { token_usage: { prompt_tokens: pt, completion_tokens: ct, total_tokens: pt + ct } } },
+              error: failed ? r.pick(ERRORS) : null,
+            },
+            { name: 'StrOutputParser', run_type: 'parser', inputs: { text: ANSWERS[qi] }, outputs: { output: ANSWERS[qi] }, startOffset: retrMs + llmMs + 15, duration: 3 },
+          ],
+        }),
+      );
+    }
+
+    const agent = sessionByName(ctx, local, 'demo-research-agent');
+    for (let i = 0; i < 30; i++) {
+      const base = now - (30 - i) * 95 * 60_000;
+      const topic = r.pick(['solar panels', 'sourdough', 'rust lifetimes', 'tide tables', 'bike gears']);
+      writeTrace(ctx, local, agent.id, base, {
+        name: 'AgentExecutor', run_type: 'chain', inputs: { input: `Summarize recent news about ${topic}` }, outputs: { output: `Here is a summary about ${topic}.` },
+        startOffset: 0, duration: 9000,
+        children: [
+          { name: 'ChatOpenAI', run_type: 'llm', inputs: { prompt: `Plan research on ${topic}` }, outputs: { tool_call: { name: 'web_search', args: { q: topic } } }, startOffset: 10, duration: 1500, tokens: [220, 40] },
+          {
+            name: 'web_search', run_type: 'tool', inputs: { q: topic }, outputs: { results: [`${topic} result 1`, `${topic} result 2`] }, startOffset: 1520, duration: r.int(300, 3000),
+            error: r.chance(0.1) ? 'HTTPError: 503 Service Unavailable' : null,
+            children: [{ name: 'fetch_page', run_type: 'tool', inputs: { url: `https://example.com/${encodeURIComponent(topic)}` }, outputs: { status: 200 }, startOffset: 1530, duration: 200 }],
+          },
+          { name: 'ChatOpenAI', run_type: 'llm', inputs: { prompt: `Summarize results about ${topic}` }, outputs: { text: `Here is a summary about ${topic}.` }, startOffset: 4600, duration: 4000, tokens: [900, 180] },
+        ],
+      });
+    }
+
+    // Datasets with splits, versions and tags
+    const qa = insertDataset(ctx, local, { name: 'demo-support-qa', description: 'Support questions with reference answers (demo data).', data_type: 'kv', extra: { metadata: { owner: 'support-team' } } });
+    const v1 = newVersion(ctx, qa.id);
+    const qaIds: string[] = [];
+    QUESTIONS.forEach((q, i) => {
+      const id = newId();
+      qaIds.push(id);
+      const split = i % 5 === 0 ? 'test' : i % 7 === 0 ? 'validation' : 'train';
+      writeRevision(ctx, qa.id, id, v1, {
+        inputs: { question: q }, outputs: { answer: ANSWERS[i] }, metadata: { dataset_split: [split], difficulty: r.pick(['easy', 'medium', 'hard']) },
+        source_run_id: null, attachments: null, created_at: v1,
+      });
+    });
+    ctx.st.run('INSERT INTO dataset_tags (dataset_id, tag, as_of) VALUES (?, ?, ?)', qa.id, 'v1', v1);
+    const v2 = newVersion(ctx, qa.id);
+    for (const id of qaIds.slice(0, 3)) {
+      const cur = ctx.st.one<any>('SELECT * FROM example_revisions WHERE example_id = ? AND valid_to IS NULL', id);
+      const outputs = JSON.parse(cur.outputs);
+      writeRevision(ctx, qa.id, id, v2, { inputs: JSON.parse(cur.inputs), outputs: { answer: `${outputs.answer} (reviewed)` }, metadata: JSON.parse(cur.metadata), source_run_id: null, attachments: null, created_at: cur.created_at });
+    }
+    const v3 = newVersion(ctx, qa.id);
+    ctx.st.run('UPDATE example_revisions SET valid_to = ? WHERE example_id = ? AND valid_to IS NULL', v3, qaIds[14]);
+    writeRevision(ctx, qa.id, newId(), v3, {
+      inputs: { question: 'How do I enable two-factor authentication?' }, outputs: { answer: 'Settings → Security → Two-factor.' },
+      metadata: { dataset_split: ['train'], difficulty: 'easy' }, source_run_id: null, attachments: null, created_at: v3,
+    });
+    ctx.st.run('INSERT INTO dataset_tags (dataset_id, tag, as_of) VALUES (?, ?, ?)', qa.id, 'prod', v3);
+
+    const chat = insertDataset(ctx, local, { name: 'demo-chat-transcripts', description: 'Multi-turn chats (demo data).', data_type: 'chat', extra: {} });
+    const cv = newVersion(ctx, chat.id);
+    for (let i = 0; i < 10; i++) {
+      writeRevision(ctx, chat.id, newId(), cv, {
+        inputs: { messages: [{ role: 'system', content: 'You are a helpful support agent.' }, { role: 'user', content: QUESTIONS[i] }] },
+        outputs: { output: { role: 'assistant', content: ANSWERS[i] } }, metadata: { dataset_split: [i < 8 ? 'train' : 'test'] },
+        source_run_id: null, attachments: null, created_at: cv,
+      });
+    }
+
+    // An experiment on the QA dataset, with feedback
+    const exp = sessionByName(ctx, local, 'demo-qa-experiment-1');
+    ctx.st.run('UPDATE sessions SET reference_dataset_id = ? WHERE id = ?', qa.id, exp.id);
+    const feedback = (runId: string, key: string, score: number, comment: string | null, source = 'api') => {
+      const t = nowIso();
+      ctx.st.run(
+        `INSERT INTO feedback (id, tenant_id, run_id, session_id, trace_id, key, score, comment, feedback_source, created_at, modified_at)
+         SELECT ?, ?, id, session_id, trace_id, ?, ?, ?, ?, ?, ? FROM runs WHERE id = ?`,
+        newId(), local.id, key, score, comment, JSON.stringify({ type: source, metadata: {} }), t, t, runId,
+      );
+    };
+    qaIds.forEach((exId, i) => {
+      const base = now - 3 * 3600_000 + i * 20_000;
+      const id = writeTrace(ctx, local, exp.id, base, {
+        name: 'SupportPipeline', run_type: 'chain', inputs: { question: QUESTIONS[i] }, outputs: { answer: ANSWERS[(i + (r.chance(0.2) ? 1 : 0)) % ANSWERS.length] },
+        startOffset: 0, duration: r.int(800, 3000),
+        children: [{ name: 'ChatOpenAI', run_type: 'llm', inputs: { question: QUESTIONS[i] }, outputs: { text: ANSWERS[i] }, startOffset: 5, duration: 700, tokens: [400, 60] }],
+      });
+      ctx.st.run('UPDATE runs SET reference_example_id = ? WHERE id = ?', exId, id);
+      feedback(id, 'correctness', r.chance(0.8) ? 1 : 0, null, 'model');
+    });
+    rootIds.forEach((id, i) => {
+      if (i % 2 === 0) feedback(id, 'user_score', r.chance(0.75) ? 1 : 0, r.chance(0.2) ? 'Helpful, thanks!' : null);
+    });
+
+    // Annotation queue with runs
+    const queueId = newId();
+    ctx.st.run(
+      'INSERT INTO annotation_queues (id, tenant_id, name, description, rubric_instructions, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      queueId, local.id, 'demo-review', 'Answers users rated poorly (demo data).', 'Is the answer correct and grounded in the retrieved documents?', nowIso(), nowIso(),
+    );
+    addRunsToQueue(ctx, local, queueId, rootIds.slice(0, 12));
+
+    // Prompts with several commits: chat and plain, f-string and mustache, one with a model
+    const summarizer = insertRepo(ctx, local, { repo_handle: 'demo-summarizer', description: 'Summarizes support tickets.', tags: ['support', 'summarization'], is_public: false });
+    createCommit(ctx, summarizer, chatManifest('You summarize support tickets.', 'Summarize: {ticket}', 'f-string', ['ticket']), null, 'first version');
+    const c2 = createCommit(ctx, summarizer, chatManifest('You summarize support tickets in {max_words} words.', 'Summarize: {ticket}', 'f-string', ['max_words', 'ticket']), null, 'word limit');
+    createCommit(ctx, summarizer, chatManifest('You summarize support tickets in {max_words} words. Keep product names.', 'Ticket:\n{ticket}', 'f-string', ['max_words', 'ticket']), null, 'keep product names');
+    ctx.st.run('INSERT INTO repo_tags (id, repo_id, tag_name, commit_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', newId(), summarizer.id, 'prod', c2.id, nowIso(), nowIso());
+
+    const classifier = insertRepo(ctx, local, { repo_handle: 'demo-classifier', description: 'Routes a ticket to a team.', tags: ['routing'], is_public: true });
+    createCommit(ctx, classifier, plainManifest('Classify this ticket into billing, tech or account: {{ticket.body}}', 'mustache', ['ticket']), null, null);
+    createCommit(ctx, classifier, plainManifest('Classify into {{#teams}}{{.}}, {{/teams}}or other.\n\n{{ticket.body}}', 'mustache', ['teams', 'ticket']), null, null);
+
+    const rag = insertRepo(ctx, local, { repo_handle: 'demo-rag-answer', description: 'Answers from retrieved context, with its model.', tags: ['rag'], is_public: true });
+    createCommit(ctx, rag, withModel(chatManifest('Answer only from {{context}}.', '{{question}}', 'mustache', ['context', 'question']), 'gpt-4o-mini', 0), null, null);
+    createCommit(ctx, rag, withModel(chatManifest('Answer only from {{context}}. Cite sources.', '{{question}}', 'mustache', ['context', 'question']), 'gpt-4o', 0.2), null, null);
+
+    const old = insertRepo(ctx, local, { repo_handle: 'demo-old-greeting', description: 'Superseded.', tags: [], is_public: false });
+    createCommit(ctx, old, plainManifest('Say hello to {name}.', 'f-string', ['name']), null, null);
+    ctx.st.run('UPDATE repos SET is_archived = 1 WHERE id = ?', old.id);
+
+    if (other) {
+      const pub = insertRepo(ctx, other, { repo_handle: 'translator', description: 'Translates text (another workspace, public).', tags: ['i18n'], is_public: true });
+      createCommit(ctx, pub, chatManifest('Translate into {language}.', '{text}', 'f-string', ['language', 'text']), null, null);
+      const priv = insertRepo(ctx, other, { repo_handle: 'internal-notes', description: 'Private to the other workspace.', tags: [], is_public: false });
+      createCommit(ctx, priv, plainManifest('Internal: {x}', 'f-string', ['x']), null, null);
+      ctx.st.run('INSERT OR IGNORE INTO repo_likes (repo_id, tenant_id) VALUES (?, ?)', classifier.id, other.id);
+    }
+  });
 }
