@@ -4,7 +4,13 @@ import { z } from 'zod';
 const str = z.string().nullish();
 const num = z.number().nullish();
 const bool = z.boolean().nullish();
-const record = z.record(z.string(), z.unknown());
+/**
+ * A JSON object. Its keys are strings by construction, so only the shape is checked: walking every key of
+ * large inputs and outputs costs more than the rest of an example's validation.
+ */
+const record = z.custom<Record<string, unknown>>((v) => v !== null && typeof v === 'object' && !Array.isArray(v), {
+  message: 'expected an object',
+});
 const recordish = record.nullish();
 const uuid = z.string();
 
@@ -60,10 +66,11 @@ const ExampleWireSchema = z.looseObject({
 
 export const ExampleSchema = ExampleWireSchema.transform((e) => {
   const attachments: Record<string, AttachmentInfo> = {};
-  for (const [key, value] of Object.entries(e.attachment_urls ?? {})) {
-    attachments[key.slice(ATTACHMENT_PREFIX_LENGTH)] = value;
+  if (e.attachment_urls) {
+    for (const [key, value] of Object.entries(e.attachment_urls)) attachments[key.slice(ATTACHMENT_PREFIX_LENGTH)] = value;
   }
-  return { ...e, attachments };
+  // The parsed object is already a fresh copy: extend it rather than copy it again.
+  return Object.assign(e, { attachments });
 });
 export type Example = z.infer<typeof ExampleSchema>;
 

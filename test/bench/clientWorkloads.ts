@@ -1,8 +1,8 @@
 /**
  * One benchmark trial in its own process: `node --import=tsx test/bench/clientWorkloads.ts '<json>'`.
  * Prints one JSON line: {ms, requests, peakMB, check}. Setup (datasets, payloads) happens before the
- * measured section; requests are counted by wrapping fetch, memory is the peak RSS above the level
- * right before the measured section.
+ * measured section; requests are counted by wrapping fetch, memory is the peak RSS (sampled every 5 ms)
+ * above the level right before the measured section.
  */
 import { setImmediate as tick } from 'node:timers/promises';
 
@@ -53,7 +53,8 @@ async function measure(body: () => Promise<number>): Promise<{ ms: number; reque
   const ms = performance.now() - t0;
   const used = requests;
   clearInterval(sampler);
-  peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
+  // Not getrusage's maxRSS: on Linux it carries the parent's high-water mark across fork+exec.
+  peak = Math.max(peak, process.memoryUsage().rss);
   return { ms, requests: used, peakMB: (peak - base) / 1024 / 1024, check };
 }
 

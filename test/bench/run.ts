@@ -112,7 +112,7 @@ async function main(): Promise<void> {
 Produced by \`npm run bench -- --write\` (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${ROUNDS} rounds,
 scale ${SCALE}). Both clients run the same workload against the local server (in-memory database), each trial
 in a fresh process, alternating which client goes first; the figures are medians. Memory is the peak resident
-set size above the level just before the measured section; requests are counted by wrapping \`fetch\`.
+set size (sampled every 5 ms) above the level just before the measured section; requests are counted by wrapping \`fetch\`.
 
 ${table}
 

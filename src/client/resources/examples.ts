@@ -83,6 +83,11 @@ function attachmentParts(id: string, attachments: Record<string, AttachmentData>
   return parts;
 }
 
+function checkExample(ex: ExampleCreate): void {
+  if (ex.id !== undefined) assertUuid(ex.id, 'exampleId');
+  if (ex.sourceRunId !== undefined) assertUuid(ex.sourceRunId, 'sourceRunId');
+}
+
 export class ExamplesResource {
   constructor(
     private readonly ctx: ClientContext,
@@ -101,69 +106,79 @@ export class ExamplesResource {
   async create(o: {
     datasetId?: string;
     datasetName?: string;
-    examples: ExampleCreate[];
+    /** An array, or any iterable (a generator keeps only the batches in flight in memory). */
+    examples: Iterable<ExampleCreate>;
     signal?: AbortSignal;
     /** Requests in flight at once (default 2). */
     concurrency?: number;
   }): Promise<ExamplesCreated> {
     datasetTarget(o);
-    for (const ex of o.examples) {
-      if (ex.id !== undefined) assertUuid(ex.id, 'exampleId');
-      if (ex.sourceRunId !== undefined) assertUuid(ex.sourceRunId, 'sourceRunId');
-    }
+    if (Array.isArray(o.examples)) for (const ex of o.examples as ExampleCreate[]) checkExample(ex);
     await this.requireMultipart(o.signal);
     const datasetId = await this.datasets.resolveId(o);
     const now = new Date().toISOString();
     const ids: string[] = [];
-    const batches: { parts: MultipartPart[]; ids: string[] }[] = [];
-    let current: MultipartPart[] = [];
-    let currentIds: string[] = [];
-    let count = 0;
-    let bytes = 0;
-    for (const ex of o.examples) {
-      const id = ex.id ?? uuid4();
-      ids.push(id);
-      const parts: MultipartPart[] = [
-        jsonPart(
-          id,
-          compact({
-            created_at: iso(ex.createdAt) ?? now,
-            metadata: ex.metadata,
-            split: ex.split,
-            source_run_id: ex.sourceRunId,
-            use_source_run_io: ex.useSourceRunIo,
-            use_source_run_attachments: ex.useSourceRunAttachments,
-          }),
-        ),
-      ];
-      if (ex.inputs) parts.push(jsonPart(`${id}.inputs`, ex.inputs));
-      if (ex.outputs) parts.push(jsonPart(`${id}.outputs`, ex.outputs));
-      parts.push(...attachmentParts(id, ex.attachments));
-      const size = parts.reduce((n, p) => n + (typeof p.data === 'string' ? p.data.length : p.data.byteLength) + 200, 0);
-      if (count > 0 && (count >= EXAMPLES_BATCH_MAX_COUNT || bytes + size > EXAMPLES_BATCH_MAX_BYTES)) {
-        batches.push({ parts: current, ids: currentIds });
-        current = [];
-        currentIds = [];
-        count = 0;
-        bytes = 0;
+    const source = o.examples[Symbol.iterator]();
+    let pending: MultipartPart[] | undefined;
+    let pendingId: string | undefined;
+
+    // Batches are encoded when a request slot is free, so at most `concurrency` bodies exist at once.
+    const nextBatch = (): { body: Uint8Array; contentType: string; ids: string[] } | undefined => {
+      const parts: MultipartPart[] = [];
+      const batchIds: string[] = [];
+      let bytes = 0;
+      for (;;) {
+        let exParts = pending;
+        let id = pendingId;
+        pending = undefined;
+        pendingId = undefined;
+        if (!exParts) {
+          const step = source.next();
+          if (step.done) break;
+          const ex = step.value;
+          checkExample(ex);
+          id = ex.id ?? uuid4();
+          ids.push(id);
+          exParts = [
+            jsonPart(
+              id,
+              compact({
+                created_at: iso(ex.createdAt) ?? now,
+                metadata: ex.metadata,
+                split: ex.split,
+                source_run_id: ex.sourceRunId,
+                use_source_run_io: ex.useSourceRunIo,
+                use_source_run_attachments: ex.useSourceRunAttachments,
+              }),
+            ),
+          ];
+          if (ex.inputs) exParts.push(jsonPart(`${id}.inputs`, ex.inputs));
+          if (ex.outputs) exParts.push(jsonPart(`${id}.outputs`, ex.outputs));
+          exParts.push(...attachmentParts(id, ex.attachments));
+        }
+        const size = exParts.reduce((n, p) => n + (typeof p.data === 'string' ? p.data.length : p.data.byteLength) + 200, 0);
+        if (batchIds.length > 0 && (batchIds.length >= EXAMPLES_BATCH_MAX_COUNT || bytes + size > EXAMPLES_BATCH_MAX_BYTES)) {
+          pending = exParts;
+          pendingId = id;
+          break;
+        }
+        parts.push(...exParts);
+        batchIds.push(id!);
+        bytes += size;
       }
-      current.push(...parts);
-      currentIds.push(id);
-      count++;
-      bytes += size;
-    }
-    if (count > 0) batches.push({ parts: current, ids: currentIds });
+      if (batchIds.length === 0) return undefined;
+      return { ...encodeMultipart(parts), ids: batchIds };
+    };
 
     let asOf: string | null | undefined;
     let created = 0;
     const concurrency = Math.max(1, o.concurrency ?? 2);
-    let next = 0;
     const worker = async () => {
-      while (next < batches.length) {
-        const batch = batches[next++]!;
-        const { body, contentType } = encodeMultipart(batch.parts);
-        const send = () =>
-          this.ctx.http.request({
+      for (let batch = nextBatch(); batch; batch = nextBatch()) {
+        const { body, contentType } = batch;
+        let res: z.infer<typeof ExamplesCreatedSchema>;
+        try {
+          res = await this.ctx.http.request({
             method: 'POST',
             path: this.ctx.http.platformPath(`datasets/${seg(datasetId, 'datasetId')}/examples`),
             body,
@@ -173,9 +188,6 @@ export class ExamplesResource {
             idempotent: true,
             signal: o.signal,
           });
-        let res: z.infer<typeof ExamplesCreatedSchema>;
-        try {
-          res = await send();
         } catch (e) {
           // A repeated batch whose first attempt did land: its (client-generated) ids already exist.
           if (!(e instanceof LangSmithConflictError) || !(await this.allExist(datasetId, batch.ids, o.signal))) throw e;
@@ -185,7 +197,7 @@ export class ExamplesResource {
         if (res.as_of && (!asOf || res.as_of > asOf)) asOf = res.as_of;
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+    await Promise.all(Array.from({ length: concurrency }, worker));
     return { count: created, example_ids: ids, as_of: asOf };
   }
 
