@@ -14,7 +14,8 @@ import { registerFeedback } from './routes/feedback';
 import { registerPages } from './routes/pages';
 import { registerPrompts } from './routes/prompts';
 import { registerQueues } from './routes/queues';
-import { registerPublicRuns, registerRuns } from './routes/runs';
+import { registerPublicRuns, registerRuns, registerRunsMultipart } from './routes/runs';
+import { useBufferedMultipart } from './multipartBuffer';
 import { registerSessions } from './routes/sessions';
 import { registerV2 } from './routes/v2';
 import { seedDemo } from './seed';
@@ -210,11 +211,23 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
         registerFeedback(api, ctx);
         registerQueues(api, ctx);
         registerPrompts(api, ctx);
+        api.register(async (bulk) => {
+          useBufferedMultipart(bulk);
+          registerRunsMultipart(bulk, ctx);
+        });
       },
       { prefix },
     );
   }
-  for (const prefix of PLATFORM_PREFIXES) app.register(async (api) => registerPlatformExamples(api, ctx), { prefix });
+  for (const prefix of PLATFORM_PREFIXES) {
+    app.register(
+      async (api) => {
+        useBufferedMultipart(api);
+        registerPlatformExamples(api, ctx);
+      },
+      { prefix },
+    );
+  }
   for (const prefix of V2_PREFIXES) app.register(async (api) => registerV2(api, ctx), { prefix });
   app.register(async (pages) => registerPages(pages, ctx));
 

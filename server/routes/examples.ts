@@ -120,10 +120,15 @@ export function writeRevision(
   s: { inputs: unknown; outputs: unknown; metadata: unknown; source_run_id: string | null; attachments: Record<string, AttachmentRef> | null; created_at: string },
 ) {
   ctx.st.run('UPDATE example_revisions SET valid_to = ? WHERE example_id = ? AND valid_to IS NULL', version, exampleId);
+  insertRevision(ctx, datasetId, exampleId, version, s);
+}
+
+/** The first state of a new example (nothing to close). */
+export function insertRevision(ctx: Ctx, datasetId: string, exampleId: string, version: string, s: Parameters<typeof writeRevision>[4]) {
   ctx.st.run(
     `INSERT INTO example_revisions (example_id, dataset_id, valid_from, inputs, outputs, metadata, source_run_id, attachments, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    exampleId, datasetId, version, JSON.stringify(s.inputs ?? {}), s.outputs == null ? null : JSON.stringify(s.outputs),
+    exampleId, datasetId, version, jsonText(s.inputs) ?? '{}', jsonText(s.outputs),
     JSON.stringify(s.metadata ?? {}), s.source_run_id,
     s.attachments && Object.keys(s.attachments).length ? JSON.stringify(s.attachments) : null, s.created_at,
   );
@@ -220,10 +225,18 @@ export function listExamples(ctx: Ctx, q: ExampleQuery): RevRow[] {
 const ALLOWED_CREATE = new Set(['created_at', 'metadata', 'split', 'source_run_id', 'use_source_run_io', 'use_source_run_attachments', 'id', 'dataset_id']);
 const ALLOWED_UPDATE = new Set(['metadata', 'split', 'created_at', 'id', 'dataset_id', 'inputs', 'outputs']);
 
+/** JSON already serialized by the client (validated), stored as received. */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+const jsonText = (v: unknown): string | null => (v instanceof RawJson ? v.text : v == null ? null : JSON.stringify(v));
+
 interface PartGroup {
   body?: any;
   inputs?: any;
   outputs?: any;
+  inputsText?: string;
+  outputsText?: string;
   attachments: Record<string, { data: Buffer; mime: string }>;
   ops?: any;
 }
@@ -231,15 +244,25 @@ interface PartGroup {
 /** Groups the parts of a multipart examples request by example id. */
 function groupExampleParts(parts: Array<{ name: string; data: Buffer; contentType: string }>): Map<string, PartGroup> {
   const groups = new Map<string, PartGroup>();
+  const byRawId = new Map<string, PartGroup>();
   const group = (id: string) => {
+    const seen = byRawId.get(id);
+    if (seen) return seen;
     if (!isUuid(id)) throw new HttpError(422, `Part name must start with an example id; "${id}" is not a valid UUID`);
     const key = id.toLowerCase();
-    if (!groups.has(key)) groups.set(key, { attachments: {} });
-    return groups.get(key)!;
+    let g = groups.get(key);
+    if (!g) {
+      g = { attachments: {} };
+      groups.set(key, g);
+    }
+    byRawId.set(id, g);
+    return g;
   };
+  let lastText = '';
   const json = (p: { name: string; data: Buffer }) => {
     try {
-      return JSON.parse(p.data.toString('utf8'));
+      lastText = p.data.toString('utf8');
+      return JSON.parse(lastText);
     } catch {
       throw new HttpError(422, `Part ${p.name}: not valid JSON`);
     }
@@ -250,8 +273,13 @@ function groupExampleParts(parts: Array<{ name: string; data: Buffer; contentTyp
     const rest = dot < 0 ? '' : p.name.slice(dot + 1);
     const g = group(id);
     if (rest === '') g.body = json(p);
-    else if (rest === 'inputs') g.inputs = json(p);
-    else if (rest === 'outputs') g.outputs = json(p);
+    else if (rest === 'inputs') {
+      g.inputs = json(p);
+      g.inputsText = lastText;
+    } else if (rest === 'outputs') {
+      g.outputs = json(p);
+      g.outputsText = lastText;
+    }
     else if (rest === 'attachments_operations') g.ops = json(p);
     else if (rest.startsWith('attachment.') && rest.length > 'attachment.'.length) {
       g.attachments[rest.slice('attachment.'.length)] = { data: p.data, mime: p.contentType.split(';')[0].trim() || 'application/octet-stream' };
@@ -286,8 +314,8 @@ export function createExamplesMultipart(ctx: Ctx, tenant: Tenant, datasetId: str
     if (b.source_run_id != null && !isUuid(b.source_run_id)) throw new HttpError(422, `Part ${id}.source_run_id: not a valid UUID`);
     const createdAt = b.created_at != null ? parseTime(b.created_at) : new Date().toISOString();
     if (!createdAt) throw new HttpError(422, `Part ${id}.created_at: not a valid timestamp`);
-    let inputs = g.inputs;
-    let outputs = g.outputs;
+    let inputs: unknown = g.inputsText !== undefined ? new RawJson(g.inputsText) : g.inputs;
+    let outputs: unknown = g.outputsText !== undefined ? new RawJson(g.outputsText) : g.outputs;
     let runAtts: Record<string, AttachmentRef> | null = null;
     if (b.source_run_id && (b.use_source_run_io || b.use_source_run_attachments)) {
       const run = ctx.st.one<RunRow>('SELECT * FROM runs WHERE id = ? AND tenant_id = ?', String(b.source_run_id).toLowerCase(), tenant.id);
@@ -301,8 +329,6 @@ export function createExamplesMultipart(ctx: Ctx, tenant: Tenant, datasetId: str
     if (inputs === undefined) throw new HttpError(422, `Part ${id}.inputs: required`);
     const metadata = { ...(b.metadata ?? {}) };
     metadata.dataset_split = normalizeSplit(b.split, `Part ${id}.split`) ?? normalizeSplit(metadata.dataset_split, `Part ${id}.metadata.dataset_split`) ?? ['base'];
-    const existing = ctx.st.one<{ dataset_id: string }>('SELECT dataset_id FROM example_revisions WHERE example_id = ? LIMIT 1', id);
-    if (existing) throw new HttpError(409, `Example ${id} already exists`);
     prepared.push({
       id,
       s: { inputs, outputs: outputs ?? null, metadata, source_run_id: b.source_run_id ?? null, attachments: runAtts, created_at: createdAt },
@@ -310,10 +336,15 @@ export function createExamplesMultipart(ctx: Ctx, tenant: Tenant, datasetId: str
     });
   }
   return ctx.st.tx(() => {
+    const dup = ctx.st.one<{ example_id: string }>(
+      'SELECT example_id FROM example_revisions WHERE example_id IN (SELECT value FROM json_each(?)) LIMIT 1',
+      JSON.stringify(prepared.map((p) => p.id)),
+    );
+    if (dup) throw new HttpError(409, `Example ${dup.example_id} already exists`);
     const version = newVersion(ctx, datasetId);
     for (const p of prepared) {
-      const atts = { ...(p.s.attachments ?? {}), ...storeBlobs(ctx, p.atts) };
-      writeRevision(ctx, datasetId, p.id, version, { ...p.s, attachments: atts });
+      const atts = Object.keys(p.atts).length ? { ...(p.s.attachments ?? {}), ...storeBlobs(ctx, p.atts) } : p.s.attachments;
+      insertRevision(ctx, datasetId, p.id, version, { ...p.s, attachments: atts });
     }
     return { count: prepared.length, example_ids: prepared.map((p) => p.id), as_of: version };
   });

@@ -7,6 +7,7 @@ import {
   uuidParam,
 } from '../util';
 import { getSession, sessionByName } from './sessions';
+import { splitMultipart } from '../multipartBuffer';
 
 export interface RunRow {
   id: string;
@@ -373,6 +374,7 @@ export interface Part {
 }
 
 export async function readParts(req: FastifyRequest): Promise<Part[]> {
+  if (Buffer.isBuffer(req.body)) return splitMultipart(req.body, String(req.headers['content-type'] ?? ''));
   if (!req.isMultipart()) throw new HttpError(422, 'Expected a multipart/form-data body');
   const out: Part[] = [];
   try {
@@ -431,6 +433,49 @@ export function registerRuns(app: FastifyInstance, ctx: Ctx) {
     return { message: 'Runs batch ingested' };
   });
 
+  app.post('/runs/query', async (req) => queryRuns(ctx, { tenantId: req.tenant.id }, parseMaybeJson(req.body)));
+
+  app.get('/runs/:id', async (req) => {
+    const id = uuidParam((req.params as any).id, 'run_id');
+    return runOut(getRun(ctx, req.tenant, id));
+  });
+
+  // Sharing: a token shares the run's whole trace.
+  app.put('/runs/:id/share', async (req) => {
+    const id = uuidParam((req.params as any).id, 'run_id');
+    const b: any = parseMaybeJson(req.body) ?? {};
+    return ctx.st.tx(() => {
+      const run = getRun(ctx, req.tenant, id);
+      if (run.share_token) return { run_id: id, share_token: run.share_token };
+      let token = isUuid(b.share_token) ? b.share_token.toLowerCase() : newId();
+      if (ctx.st.one('SELECT 1 FROM runs WHERE share_token = ? UNION SELECT 1 FROM datasets WHERE share_token = ?', token, token))
+        token = newId();
+      ctx.st.run('UPDATE runs SET share_token = ? WHERE id = ?', token, id);
+      return { run_id: id, share_token: token };
+    });
+  });
+  app.get('/runs/:id/share', async (req) => {
+    const id = uuidParam((req.params as any).id, 'run_id');
+    const run = getRun(ctx, req.tenant, id);
+    return run.share_token ? { run_id: id, share_token: run.share_token } : null;
+  });
+  app.delete('/runs/:id/share', async (req) => {
+    const id = uuidParam((req.params as any).id, 'run_id');
+    getRun(ctx, req.tenant, id);
+    ctx.st.run('UPDATE runs SET share_token = NULL WHERE id = ?', id);
+    return {};
+  });
+}
+
+export function sharedRun(ctx: Ctx, token: string): RunRow {
+  if (!isUuid(token)) throw notFound('Shared run');
+  const r = ctx.st.one<RunRow>('SELECT * FROM runs WHERE share_token = ?', token.toLowerCase());
+  if (!r) throw notFound('Shared run');
+  return r;
+}
+
+/** Multipart run ingestion; registered in a scope where multipart bodies arrive buffered. */
+export function registerRunsMultipart(app: FastifyInstance, ctx: Ctx) {
   app.post('/runs/multipart', async (req, reply) => {
     const parts = await readParts(req);
     const ops = new Map<string, { method: 'post' | 'patch'; body: any; attachments: Record<string, unknown> }>();
@@ -473,45 +518,6 @@ export function registerRuns(app: FastifyInstance, ctx: Ctx) {
     return { message: 'Runs ingested' };
   });
 
-  app.post('/runs/query', async (req) => queryRuns(ctx, { tenantId: req.tenant.id }, parseMaybeJson(req.body)));
-
-  app.get('/runs/:id', async (req) => {
-    const id = uuidParam((req.params as any).id, 'run_id');
-    return runOut(getRun(ctx, req.tenant, id));
-  });
-
-  // Sharing: a token shares the run's whole trace.
-  app.put('/runs/:id/share', async (req) => {
-    const id = uuidParam((req.params as any).id, 'run_id');
-    const b: any = parseMaybeJson(req.body) ?? {};
-    return ctx.st.tx(() => {
-      const run = getRun(ctx, req.tenant, id);
-      if (run.share_token) return { run_id: id, share_token: run.share_token };
-      let token = isUuid(b.share_token) ? b.share_token.toLowerCase() : newId();
-      if (ctx.st.one('SELECT 1 FROM runs WHERE share_token = ? UNION SELECT 1 FROM datasets WHERE share_token = ?', token, token))
-        token = newId();
-      ctx.st.run('UPDATE runs SET share_token = ? WHERE id = ?', token, id);
-      return { run_id: id, share_token: token };
-    });
-  });
-  app.get('/runs/:id/share', async (req) => {
-    const id = uuidParam((req.params as any).id, 'run_id');
-    const run = getRun(ctx, req.tenant, id);
-    return run.share_token ? { run_id: id, share_token: run.share_token } : null;
-  });
-  app.delete('/runs/:id/share', async (req) => {
-    const id = uuidParam((req.params as any).id, 'run_id');
-    getRun(ctx, req.tenant, id);
-    ctx.st.run('UPDATE runs SET share_token = NULL WHERE id = ?', id);
-    return {};
-  });
-}
-
-export function sharedRun(ctx: Ctx, token: string): RunRow {
-  if (!isUuid(token)) throw notFound('Shared run');
-  const r = ctx.st.one<RunRow>('SELECT * FROM runs WHERE share_token = ?', token.toLowerCase());
-  if (!r) throw notFound('Shared run');
-  return r;
 }
 
 /** Public reads by share token: no API key. */
