@@ -199,6 +199,16 @@ export const PromptCommitSchema = z.looseObject({
   model_provider: z.unknown().optional(),
 });
 
+export const PromptTagSchema = z.looseObject({
+  id: str,
+  tag_name: z.string(),
+  commit_id: z.string(),
+  commit_hash: str,
+  created_at: str,
+  updated_at: str,
+});
+export type PromptTag = z.infer<typeof PromptTagSchema>;
+
 export const LikesSchema = z.looseObject({ likes: z.number() });
 
 export const DatasetSplitUpdateSchema = z.looseObject({ split_name: z.string(), examples: z.array(z.string()), remove: bool });

@@ -42,6 +42,8 @@ describe('client ↔ local server: annotation queues', () => {
     assert.ok(runIds.includes(first.id));
     assert.ok(first.queue_run_id);
     await assert.rejects(c.annotationQueues.getRun(q.id, 3), LangSmithNotFoundError);
+    const listed = await collect(c.annotationQueues.listRuns(q.id));
+    assert.deepEqual(listed.map((r) => r.id), runIds);
     await c.annotationQueues.deleteRun(q.id, first.queue_run_id!);
     assert.equal(await c.annotationQueues.size(q.id), 2);
   });

@@ -154,4 +154,22 @@ describe('client ↔ local server: prompts', () => {
     await c.prompts.create(name);
     assert.equal(await other.prompts.get(`local/${name}`), null);
   });
+
+  it('tags commits, moves and deletes tags; pulls by tag; only the owner may tag', async () => {
+    const name = unique('tags');
+    await c.prompts.create(name, { isPublic: true });
+    const one = await c.prompts.createCommit(name, manifest('t1'));
+    const two = await c.prompts.createCommit(name, manifest('t2'));
+    const tag = await c.prompts.createTag(name, { tagName: 'prod', commitId: one.commit.id! });
+    assert.equal(tag.commit_hash, one.commit_hash);
+    assert.equal((await c.prompts.pull(`${name}:prod`)).commit_hash, one.commit_hash);
+    await assert.rejects(c.prompts.createTag(name, { tagName: 'prod', commitId: two.commit.id! }), LangSmithConflictError);
+    await c.prompts.moveTag(name, { tagName: 'prod', commitId: two.commit.id! });
+    assert.deepEqual((await c.prompts.listTags(name)).map((t) => [t.tag_name, t.commit_hash]), [['prod', two.commit_hash]]);
+    await assert.rejects(other.prompts.createTag(`local/${name}`, { tagName: 'x', commitId: one.commit.id! }), {
+      message: 'Cannot create a tag for another tenant.\nCurrent tenant: other\nRequested tenant: local',
+    });
+    await c.prompts.deleteTag(name, 'prod');
+    assert.deepEqual(await c.prompts.listTags(name), []);
+  });
 });

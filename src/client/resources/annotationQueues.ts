@@ -94,6 +94,22 @@ export class AnnotationQueuesResource {
     return Array.isArray(res) ? z.array(QueueRunAddedSchema).parse(res) : [];
   }
 
+  /** The queued runs in order, lazily, 100 per page. */
+  listRuns(queueId: string, o: { limit?: number; signal?: AbortSignal } = {}): AsyncGenerator<QueueRun, void, undefined> {
+    const id = seg(queueId, 'queueId');
+    return offsetPaged(
+      (offset, limit) =>
+        this.ctx.http.request({
+          path: `/annotation-queues/${id}/runs`,
+          query: { offset, limit },
+          action: 'list runs of annotation queue',
+          schema: z.array(QueueRunSchema),
+          signal: o.signal,
+        }),
+      { pageSize: ANNOTATION_QUEUE_MAX_PAGE, limit: o.limit },
+    );
+  }
+
   /** The run at a position of the queue (0-based); not found past the end. */
   async getRun(queueId: string, index: number, o: { signal?: AbortSignal } = {}): Promise<QueueRun> {
     if (!Number.isInteger(index) || index < 0) throw new RangeError('index must be a non-negative integer');

@@ -11,6 +11,8 @@ import {
   ListReposSchema,
   PromptCommitSchema,
   PromptRepoSchema,
+  PromptTagSchema,
+  type PromptTag,
   RepoEnvelopeSchema,
   type Commit,
   type PromptRepo,
@@ -332,6 +334,58 @@ export class PromptsResource {
     if (o.manifest === undefined) return this.url(`${ref.owner}/${ref.repo}`, o);
     const result = await this.commit(ref, created ? null : repo, o.manifest, o);
     return result.url;
+  }
+
+  /** The commit tags of a prompt (name → commit). */
+  async listTags(identifier: string, o: { signal?: AbortSignal } = {}): Promise<PromptTag[]> {
+    const ref = parsePromptIdentifier(identifier);
+    return this.ctx.http.request({
+      path: `/repos/${this.path(ref)}/tags`,
+      action: 'list prompt tags',
+      schema: z.array(PromptTagSchema),
+      signal: o.signal,
+    });
+  }
+
+  /** Names a commit (by its id, as in `listCommits` and `createCommit` answers); a taken name is a conflict. */
+  async createTag(identifier: string, o: { tagName: string; commitId: string; signal?: AbortSignal }): Promise<PromptTag> {
+    const ref = parsePromptIdentifier(identifier);
+    await this.assertOwner('create a tag', ref.owner, o.signal);
+    return this.ctx.http.request({
+      method: 'POST',
+      path: `/repos/${this.path(ref)}/tags`,
+      json: { tag_name: o.tagName, commit_id: o.commitId },
+      action: 'create prompt tag',
+      schema: PromptTagSchema,
+      signal: o.signal,
+    });
+  }
+
+  /** Moves an existing tag to another commit. */
+  async moveTag(identifier: string, o: { tagName: string; commitId: string; signal?: AbortSignal }): Promise<PromptTag> {
+    const ref = parsePromptIdentifier(identifier);
+    await this.assertOwner('move a tag', ref.owner, o.signal);
+    return this.ctx.http.request({
+      method: 'PATCH',
+      path: `/repos/${this.path(ref)}/tags/${encodeURIComponent(o.tagName)}`,
+      json: { commit_id: o.commitId },
+      action: 'move prompt tag',
+      schema: PromptTagSchema,
+      idempotent: true,
+      signal: o.signal,
+    });
+  }
+
+  async deleteTag(identifier: string, tagName: string, o: { signal?: AbortSignal } = {}): Promise<void> {
+    const ref = parsePromptIdentifier(identifier);
+    await this.assertOwner('delete a tag', ref.owner, o.signal);
+    await this.ctx.http.request({
+      method: 'DELETE',
+      path: `/repos/${this.path(ref)}/tags/${encodeURIComponent(tagName)}`,
+      action: 'delete prompt tag',
+      responseType: 'none',
+      signal: o.signal,
+    });
   }
 
   async like(identifier: string, o: { signal?: AbortSignal } = {}): Promise<{ likes: number }> {
