@@ -267,7 +267,11 @@ export class Tracer {
     else if (entry.post) entry.post = { ...entry.post, ...run };
     else entry.patch = entry.patch ? { ...entry.patch, ...run } : run;
     this.queue.set(run.id, entry);
-    if (!this.manualFlush) this.schedule();
+    if (this.manualFlush) return;
+    // Automatic mode: a full batch goes at once rather than waiting for the timer.
+    if (this.queue.size >= (this.opts.batchSizeLimit ?? 100)) {
+      this.flush().catch((e: unknown) => this.opts.onError?.(e));
+    } else this.schedule();
   }
 
   private schedule(): void {

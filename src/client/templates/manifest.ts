@@ -249,6 +249,7 @@ export function chatPromptManifest(
   return writeManifest({
     prompt: {
       kind: 'chat',
+      templateFormat,
       inputVariables: [],
       messages: messages.map((m) =>
         'placeholder' in m

@@ -86,4 +86,17 @@ describe('client handling of unusual answers (fake server)', () => {
     assert.equal(res.count, 2);
     assert.deepEqual(seen, ['GET /info', 'POST /v1/platform/datasets/' + RUN + '/examples', 'POST /v1/platform/datasets/' + RUN + '/examples', 'GET /examples']);
   });
+
+  it('automatic mode sends a full batch at once, without waiting for the timer', async () => {
+    const { f, seen } = fakeServer((url) => {
+      if (url.pathname === '/info') return json({ version: '0.16.0' });
+      if (url.pathname === '/runs/multipart') return json({}, 202);
+      return undefined;
+    });
+    const c = new LangSmithClient({ apiUrl: 'http://fake', apiKey: 'k', fetch: f, tracing: { batchSizeLimit: 5, flushIntervalMs: 60_000 } });
+    for (let i = 0; i < 5; i++) c.tracing.startRun({ name: `r${i}` }).post();
+    await c.tracing.flush();
+    assert.deepEqual(seen, ['GET /info', 'POST /runs/multipart']);
+    assert.equal(c.tracing.pendingCount, 0);
+  });
 });

@@ -68,3 +68,14 @@ describe('client wire defaults', () => {
     assert.equal((calls[0]!.body as { reference_dataset_id: string }).reference_dataset_id, ID);
   });
 });
+
+describe('client options from the environment', () => {
+  it('reads LANGSMITH_* with LANGCHAIN_* as fallbacks, defaulting to LangSmith US', () => {
+    assert.deepEqual(LangSmithClient.optionsFromEnv({}), { apiUrl: 'https://api.smith.langchain.com', apiKey: undefined, workspaceId: undefined });
+    assert.deepEqual(
+      LangSmithClient.optionsFromEnv({ LANGCHAIN_ENDPOINT: 'https://eu.api.smith.langchain.com', LANGCHAIN_API_KEY: 'a', LANGSMITH_API_KEY: 'b', LANGSMITH_WORKSPACE_ID: 'w' }),
+      { apiUrl: 'https://eu.api.smith.langchain.com', apiKey: 'b', workspaceId: 'w' },
+    );
+    assert.equal(new LangSmithClient(LangSmithClient.optionsFromEnv({ LANGSMITH_ENDPOINT: 'https://eu.api.smith.langchain.com' })).webUrl, 'https://eu.smith.langchain.com');
+  });
+});
