@@ -93,7 +93,8 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
     logger: false,
     bodyLimit: 100 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
-    forceCloseConnections: true,
+    // On close: drop idle keep-alive sockets, let requests in flight finish.
+    forceCloseConnections: 'idle',
   });
 
   app.decorateRequest('tenant', null as unknown as Tenant);

@@ -5,6 +5,7 @@
 //   import { startTestServer, withLocalServer } from '../harness/localServer';
 //
 //   const srv = await startTestServer();        // options as startServer's, minus port/host/db
+//                                               // (tenants: the first two become apiKey/otherApiKey)
 //   srv.url          // 'http://127.0.0.1:PORT' (also serves /api/v1/…)
 //   srv.apiKey       // key of tenant 'local'  ('local-dev-key')
 //   srv.otherApiKey  // key of tenant 'other'  ('local-other-key')
@@ -13,7 +14,7 @@
 //
 //   // or in a mocha suite: before/after hooks managed for you
 //   describe('x', () => { const srv = withLocalServer(); it('…', () => srv().url); });
-import { startServer, type RunningServer, type ServerOptions } from '../../server/index';
+import { DEFAULT_TENANTS, startServer, type RunningServer, type ServerOptions } from '../../server/index';
 import { stableUuid } from '../../server/util';
 
 export interface TestServer {
@@ -27,16 +28,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export type TestServerOptions = Omit<ServerOptions, 'port' | 'host' | 'db' | 'tenants'>;
+export type TestServerOptions = Omit<ServerOptions, 'port' | 'host' | 'db'>;
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const server = await startServer({ ...opts, port: 0, host: '127.0.0.1', db: ':memory:', quiet: opts.quiet ?? true });
+  const tenants = opts.tenants?.length ? opts.tenants : DEFAULT_TENANTS;
+  const second = tenants[1] ?? tenants[0];
   return {
     url: server.url,
-    apiKey: 'local-dev-key',
-    otherApiKey: 'local-other-key',
-    tenantId: stableUuid('tenant:local'),
-    otherTenantId: stableUuid('tenant:other'),
+    apiKey: tenants[0].apiKey,
+    otherApiKey: second.apiKey,
+    tenantId: stableUuid(`tenant:${tenants[0].handle}`),
+    otherTenantId: stableUuid(`tenant:${second.handle}`),
     server,
     close: () => server.close(),
   };

@@ -110,3 +110,15 @@ describe('server core: --no-multipart-examples', () => {
     );
   });
 });
+
+describe('server core: custom tenants through the test harness', () => {
+  const srv = withLocalServer({ tenants: [{ handle: 'acme', apiKey: 'acme-key' }, { handle: 'beta', apiKey: 'beta-key' }] });
+  it('uses the first two tenants as apiKey/otherApiKey, with matching ids; default keys are refused', async () => {
+    assert.equal(srv().apiKey, 'acme-key');
+    const a = await api(srv(), 'GET', '/settings');
+    const b = await api(srv(), 'GET', '/settings', undefined, { apiKey: srv().otherApiKey });
+    assert.deepEqual([a.body.tenant_handle, a.body.id], ['acme', srv().tenantId]);
+    assert.deepEqual([b.body.tenant_handle, b.body.id], ['beta', srv().otherTenantId]);
+    assert.equal((await api(srv(), 'GET', '/settings', undefined, { apiKey: 'local-dev-key' })).status, 401);
+  });
+});
