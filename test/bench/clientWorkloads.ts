@@ -92,7 +92,7 @@ async function main(): Promise<void> {
       const client = new LangSmithClient({ apiUrl: args.url, apiKey: args.apiKey });
       result = await measure(async () => {
         let n = 0;
-        for await (const ex of client.examples.list({ datasetId: args.datasetId!, prefetch: 3 })) if (ex.id) n++;
+        for await (const ex of client.examples.list({ datasetId: args.datasetId!, prefetch: Number(process.env['BENCH_PREFETCH'] ?? 3) })) if (ex.id) n++;
         return n;
       });
     }

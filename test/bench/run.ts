@@ -4,6 +4,7 @@
  * with `--write`, records them in docs/BENCHMARKS.md.
  *
  *   BENCH_ROUNDS=3 (default) · BENCH_SCALE=1 (fraction of the full sizes, for a quick look)
+ *   BENCH_ONLY=readExamples,trace (a subset of the workloads)
  */
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -70,7 +71,8 @@ async function main(): Promise<void> {
       });
     }
     log(`server ${srv.url}; ${ROUNDS} rounds; scale ${SCALE}\n`);
-    for (const spec of SPECS) {
+    const only = process.env['BENCH_ONLY']?.split(',').filter(Boolean);
+    for (const spec of SPECS.filter((x) => !only || only.includes(x.workload))) {
       const count = spec.workload === 'readExamples' ? readCount : Math.max(1, Math.round(spec.count * SCALE));
       const results: Record<Impl, (TrialResult & { pushRequests?: number })[]> = { ours: [], official: [] };
       for (let r = 0; r < ROUNDS; r++) {

@@ -7,6 +7,8 @@ import { MSG } from '../messages';
 import { offsetPaged } from '../paging';
 import {
   DatasetDiffSchema,
+  DatasetSplitUpdateSchema,
+  DatasetTagSchema,
   DatasetSchema,
   DatasetVersionSchema,
   ExampleSchema,
@@ -318,7 +320,7 @@ export class DatasetsResource {
     await this.ctx.http.request({
       method: 'PUT',
       path: `/datasets/${seg(id, 'datasetId')}/tags`,
-      json: { as_of: iso(o.asOf), tag: o.tag },
+      json: DatasetTagSchema.parse({ as_of: iso(o.asOf), tag: o.tag }),
       action: 'update dataset tag',
       responseType: 'none',
       signal: o.signal,
@@ -400,7 +402,7 @@ export class DatasetsResource {
     await this.ctx.http.request({
       method: 'PUT',
       path: `/datasets/${seg(id, 'datasetId')}/splits`,
-      json: { split_name: o.splitName, examples: o.exampleIds, remove: o.remove ?? false },
+      json: DatasetSplitUpdateSchema.parse({ split_name: o.splitName, examples: o.exampleIds, remove: o.remove ?? false }),
       action: 'update dataset splits',
       responseType: 'none',
       signal: o.signal,

@@ -4,7 +4,7 @@ import { LangSmithValidationError } from '../errors';
 import { assertUuid, uuid4 } from '../ids';
 import { MSG } from '../messages';
 import { offsetPaged } from '../paging';
-import { FeedbackSchema, FeedbackTokenSchema, type Feedback, type FeedbackToken } from '../schemas';
+import { FeedbackSchema, FeedbackTokenRequestSchema, FeedbackTokenSchema, type Feedback, type FeedbackToken } from '../schemas';
 import { compact, iso, seg, type DateLike } from './common';
 
 /** Spec §9: a presigned feedback token lives 3 hours unless told otherwise. */
@@ -147,7 +147,7 @@ export class FeedbackResource {
     return this.ctx.http.request({
       method: 'POST',
       path: '/feedback/tokens',
-      json: body,
+      json: FeedbackTokenRequestSchema.parse(body),
       action: 'create presigned feedback token',
       schema: FeedbackTokenSchema,
       signal: o.signal,

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { ClientContext } from '../context';
 import { LangSmithError, LangSmithValidationError } from '../errors';
 import { assertUuid, uuid4 } from '../ids';
@@ -132,4 +131,3 @@ export class RunsResource {
   }
 }
 
-export const RunListSchema = z.array(RunSchema);
