@@ -172,4 +172,25 @@ describe('client ↔ local server: prompts', () => {
     await c.prompts.deleteTag(name, 'prod');
     assert.deepEqual(await c.prompts.listTags(name), []);
   });
+
+  it('keeps a model-bound manifest: pulled without the model by default, with it when asked', async () => {
+    const name = unique('bound');
+    const prompt = manifest('You are {role}.');
+    const bound = {
+      lc: 1,
+      type: 'constructor',
+      id: ['langchain', 'schema', 'runnable', 'RunnableSequence'],
+      kwargs: { first: prompt, last: { lc: 1, type: 'constructor', id: ['langchain', 'chat_models', 'openai', 'ChatOpenAI'], kwargs: { model: 'gpt-4o-mini', temperature: 0 } } },
+    };
+    const url = await c.prompts.push(name, { manifest: bound });
+    const hash = url.split('?')[0]!.split('/').pop()!;
+    const plain = await c.prompts.pull(`${name}:${hash}`);
+    assert.deepEqual(plain.manifest, prompt);
+    const full = await c.prompts.pull(`${name}:${hash}`, { includeModel: true });
+    assert.deepEqual(full.manifest, bound);
+    assert.deepEqual(full.model_config, { model: 'gpt-4o-mini', temperature: 0 });
+    const model = readManifest(full.manifest);
+    assert.deepEqual(writeManifest(model), bound);
+    assert.equal((model.model as { kwargs: { model: string } }).kwargs.model, 'gpt-4o-mini');
+  });
 });
