@@ -317,14 +317,23 @@ export function createExamplesMultipart(ctx: Ctx, tenant: Tenant, datasetId: str
     let inputs: unknown = g.inputsText !== undefined ? new RawJson(g.inputsText) : g.inputs;
     let outputs: unknown = g.outputsText !== undefined ? new RawJson(g.outputsText) : g.outputs;
     let runAtts: Record<string, AttachmentRef> | null = null;
-    if (b.source_run_id && (b.use_source_run_io || b.use_source_run_attachments)) {
+    if (b.source_run_id && (b.use_source_run_io || (Array.isArray(b.use_source_run_attachments) ? b.use_source_run_attachments.length : b.use_source_run_attachments))) {
       const run = ctx.st.one<RunRow>('SELECT * FROM runs WHERE id = ? AND tenant_id = ?', String(b.source_run_id).toLowerCase(), tenant.id);
       if (!run) throw new HttpError(404, `Run ${b.source_run_id} not found`);
       if (b.use_source_run_io) {
         inputs = jsonOrNull(run.inputs) ?? {};
         outputs = jsonOrNull(run.outputs);
       }
-      if (b.use_source_run_attachments) runAtts = jsonOrNull(run.attachments);
+      if (b.use_source_run_attachments) {
+        // A list of attachment names to copy (true: all of them).
+        const all: Record<string, AttachmentRef> = jsonOrNull(run.attachments) ?? {};
+        const wanted = Array.isArray(b.use_source_run_attachments) ? b.use_source_run_attachments.map(String) : Object.keys(all);
+        runAtts = {};
+        for (const name of wanted) {
+          if (!all[name]) throw new HttpError(422, `Part ${id}.use_source_run_attachments: run ${b.source_run_id} has no attachment "${name}"`);
+          runAtts[name] = all[name];
+        }
+      }
     }
     if (inputs === undefined) throw new HttpError(422, `Part ${id}.inputs: required`);
     const metadata = { ...(b.metadata ?? {}) };

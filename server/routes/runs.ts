@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Ctx, Tenant } from '../context';
 import { compileFilter } from '../filter';
 import {
-  HttpError, badRequest, isUuid, jsonOrNull, newId, notFound, nowIso, parseTime, queryList, sha256,
+  HttpError, badRequest, isUuid, jsonOrNull, newId, notFound, nowIso, originOf, parseTime, queryList, sha256,
   uuidParam,
 } from '../util';
 import { getSession, sessionByName } from './sessions';
@@ -48,7 +48,19 @@ function ancestorsFromDotted(dotted: string | null): string[] {
   return dotted.split('.').map((seg) => seg.slice(seg.indexOf('Z') + 1)).slice(0, -1);
 }
 
-export function runOut(r: RunRow, select?: Set<string> | null) {
+/** Run attachments as LangSmith lists them: s3_urls["attachment.<name>"] with a URL this server answers. */
+function runAttachmentUrls(r: RunRow, origin: string): Record<string, unknown> | null {
+  const a = jsonOrNull(r.attachments) as Record<string, { hash: string; mime_type: string }> | null;
+  if (!a || !Object.keys(a).length) return null;
+  const out: Record<string, unknown> = {};
+  for (const [name, ref] of Object.entries(a)) {
+    const url = `${origin}/attachments/${ref.hash}?type=${encodeURIComponent(ref.mime_type)}&name=${encodeURIComponent(name)}`;
+    out[`attachment.${name}`] = { presigned_url: url, s3_url: url, mime_type: ref.mime_type };
+  }
+  return out;
+}
+
+export function runOut(r: RunRow, select?: Set<string> | null, origin?: string) {
   const full: Record<string, unknown> = {
     id: r.id,
     name: r.name ?? '',
@@ -81,6 +93,7 @@ export function runOut(r: RunRow, select?: Set<string> | null) {
     app_path: `/o/${r.tenant_id}/projects/p/${r.session_id}/r/${r.id}?trace_id=${r.trace_id ?? r.id}&start_time=${r.start_time ?? ''}`,
     share_token: r.share_token,
     in_dataset: false,
+    s3_urls: origin ? runAttachmentUrls(r, origin) : null,
   };
   if (!select || !select.size) return full;
   const out: Record<string, unknown> = { id: r.id };
@@ -263,7 +276,7 @@ function decodeCursor(c: unknown): number {
   return Number(m[1]);
 }
 
-export function queryRuns(ctx: Ctx, scope: { tenantId: string; traceId?: string }, body: any) {
+export function queryRuns(ctx: Ctx, scope: { tenantId: string; traceId?: string; origin?: string }, body: any) {
   if (body === null || body === undefined) body = {};
   if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(422, 'body: expected a JSON object');
   const where: string[] = ['tenant_id = ?'];
@@ -347,7 +360,7 @@ export function queryRuns(ctx: Ctx, scope: { tenantId: string; traceId?: string 
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   return {
-    runs: page.map((r) => runOut(r, select)),
+    runs: page.map((r) => runOut(r, select, scope.origin)),
     cursors: { next: more ? encodeCursor(offset + limit) : null, prev: offset > 0 ? encodeCursor(Math.max(0, offset - limit)) : null },
   };
 }
@@ -433,11 +446,11 @@ export function registerRuns(app: FastifyInstance, ctx: Ctx) {
     return { message: 'Runs batch ingested' };
   });
 
-  app.post('/runs/query', async (req) => queryRuns(ctx, { tenantId: req.tenant.id }, parseMaybeJson(req.body)));
+  app.post('/runs/query', async (req) => queryRuns(ctx, { tenantId: req.tenant.id, origin: originOf(req) }, parseMaybeJson(req.body)));
 
   app.get('/runs/:id', async (req) => {
     const id = uuidParam((req.params as any).id, 'run_id');
-    return runOut(getRun(ctx, req.tenant, id));
+    return runOut(getRun(ctx, req.tenant, id), null, originOf(req));
   });
 
   // Sharing: a token shares the run's whole trace.

@@ -83,6 +83,11 @@ describe('datasets: CRUD, upload, sharing, versions, splits, export, search, com
     const html = await page.text();
     assert.equal(page.status, 200);
     assert.ok(html.includes('one &lt;script&gt;') && !html.includes('<script>'), 'example text is escaped');
+    // Another workspace clones it from the public link.
+    const other = client(srv(), { apiKey: srv().otherApiKey });
+    await other.clonePublicDataset(`${srv().url}/public/${token}/d`, { datasetName: 'ds-share-clone' });
+    const cloned = await collect(other.listExamples({ datasetName: 'ds-share-clone' }));
+    assert.deepEqual(cloned.map((e) => e.inputs.q).sort(), ['one <script>', 'two']);
     await c.unshareDataset(d.id);
     await assert.rejects(c.readSharedDataset(token), /404/);
     assert.equal((await fetch(`${srv().url}/public/${token}/d`)).status, 404);

@@ -106,14 +106,24 @@ describe('examples: multipart create/update with attachments, reads, filters, de
     assert.equal((await api(srv(), 'GET', `/examples/${exs[2].id}?as_of=${encodeURIComponent(v)}`)).status, 404);
   });
 
-  it('examples from a run: use_source_run_io copies the run inputs and outputs', async () => {
+  it('examples from a run: use_source_run_io copies inputs and outputs, use_source_run_attachments the named files', async () => {
     const c = client(srv());
     const runId = crypto.randomUUID();
-    await c.createRun({ id: runId, name: 'src', run_type: 'chain', inputs: { from: 'run' }, outputs: { out: 'put' }, project_name: 'ex-src' } as any);
+    const start = new Date();
+    const dotted = `${start.toISOString().replace(/[-:]/g, '').replace('.', '').slice(0, -1)}000Z${runId}`;
+    await c.multipartIngestRuns({
+      runCreates: [{
+        id: runId, trace_id: runId, dotted_order: dotted, name: 'src', run_type: 'chain', inputs: { from: 'run' }, outputs: { out: 'put' },
+        start_time: start.getTime(), end_time: start.getTime() + 5, project_name: 'ex-src',
+        attachments: { keep: ['text/plain', bytes('kept')], skip: ['text/plain', bytes('skipped')] },
+      } as any],
+    });
     const d = await c.createDataset('ex-from-run');
-    const [ex] = await c.createExamples([{ dataset_id: d.id, inputs: {}, source_run_id: runId, use_source_run_io: true }]);
+    const [ex] = await c.createExamples([{ dataset_id: d.id, inputs: {}, source_run_id: runId, use_source_run_io: true, use_source_run_attachments: ['keep'] }]);
     assert.deepEqual(ex.inputs, { from: 'run' });
     assert.deepEqual(ex.outputs, { out: 'put' });
     assert.equal(ex.source_run_id, runId);
+    assert.deepEqual(Object.keys(ex.attachments ?? {}), ['keep']);
+    assert.equal(await (await fetch(ex.attachments!.keep.presigned_url)).text(), 'kept');
   });
 });

@@ -66,8 +66,10 @@ describe('runs: ingestion, query, read, sharing, public reads', () => {
     const after = await c.readRun(rootId);
     assert.deepEqual(after.outputs, { answer: 42 });
     assert.equal((await c.readRun(childId)).status, 'success');
-    const row = srv().server.db.prepare('SELECT attachments FROM runs WHERE id = ?').get(rootId) as any;
-    assert.match(row.attachments, /"note"/);
+    const urls = (after as any).s3_urls;
+    assert.equal(urls['attachment.note'].mime_type, 'text/plain');
+    const res = await fetch(urls['attachment.note'].presigned_url);
+    assert.equal(await res.text(), 'attached');
   });
 
   it('traces from RunTree in manual-flush mode are sent only on flush()', async () => {
