@@ -6,7 +6,7 @@ import {
   HttpError, apiPrefixOf, conflict, jsonOrNull, newId, notFound, nowIso, originOf, parseBody, parseTime, queryInt,
   queryList, queryString, toJson, uuidParam,
 } from '../util';
-import { getRun, parseMaybeJson, type RunRow } from './runs';
+import { getRun, parseMaybeJson, sharedRun, type RunRow } from './runs';
 
 interface FeedbackRow {
   id: string;
@@ -270,6 +270,29 @@ export function registerFeedback(app: FastifyInstance, ctx: Ctx) {
     const correction = queryString(q, 'correction');
     if (correction !== undefined) body.correction = correction;
     return submitWithToken((req.params as any).token, body);
+  });
+
+  // Feedback on the runs of a shared trace: public, like the trace itself.
+  app.get('/public/:token/feedbacks', { config: { public: true } }, async (req) => {
+    const root = sharedRun(ctx, (req.params as any).token);
+    const q = req.query as Record<string, unknown>;
+    const runs = queryList(q, 'run').map((r) => uuidParam(r, 'run'));
+    const keys = queryList(q, 'key');
+    const where = ['r.trace_id = ?'];
+    const params: unknown[] = [root.trace_id ?? root.id];
+    if (runs.length) {
+      where.push(`f.run_id IN (${runs.map(() => '?').join(',')})`);
+      params.push(...runs);
+    }
+    if (keys.length) {
+      where.push(`f.key IN (${keys.map(() => '?').join(',')})`);
+      params.push(...keys);
+    }
+    const limit = queryInt(q, 'limit', 100, 1, 1000);
+    const offset = queryInt(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+    return ctx.st
+      .all<FeedbackRow>(`SELECT f.* FROM feedback f JOIN runs r ON r.id = f.run_id WHERE ${where.join(' AND ')} ORDER BY f.created_at, f.id LIMIT ? OFFSET ?`, ...params, limit, offset)
+      .map(feedbackOut);
   });
 
   app.get('/feedback/:id', async (req) => {

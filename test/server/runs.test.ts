@@ -149,6 +149,9 @@ describe('runs: ingestion, query, read, sharing, public reads', () => {
     assert.equal(pub.body.id, rootId);
     const q = await api(srv(), 'POST', `/api/v1/public/${token}/runs/query`, {}, { apiKey: null });
     assert.equal(q.body.runs.length, 2);
+    await c.createFeedback(childId, 'public-fb', { score: 1, sessionId: (await c.readRun(childId)).session_id } as any);
+    const fb = await api(srv(), 'GET', `/public/${token}/feedbacks`, undefined, { apiKey: null });
+    assert.deepEqual(fb.body.map((f: any) => [f.key, f.run_id]), [['public-fb', childId]]);
     const page = await fetch(`${srv().url}/public/${token}/r`);
     assert.equal(page.status, 200);
     assert.match(await page.text(), /shared/);
