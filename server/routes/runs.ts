@@ -180,16 +180,13 @@ export function ingestCreate(ctx: Ctx, tenant: Tenant, p: any, attachments?: Rec
     return;
   }
   // A retried create must not undo a later update; a stub left by an early update takes the create's identity.
+  const ident = (col: string) => `${col} = CASE WHEN is_stub = 1 THEN COALESCE(@${col}, ${col}) ELSE COALESCE(${col}, @${col}) END`;
   ctx.st.run(
     `UPDATE runs SET
        session_id = CASE WHEN is_stub = 1 THEN @session_id ELSE session_id END,
-       trace_id = COALESCE(trace_id, @trace_id), parent_run_id = COALESCE(parent_run_id, @parent_run_id),
-       dotted_order = COALESCE(dotted_order, @dotted_order), name = COALESCE(name, @name), run_type = COALESCE(run_type, @run_type),
-       start_time = CASE WHEN is_stub = 1 THEN @start_time ELSE COALESCE(start_time, @start_time) END,
-       end_time = COALESCE(end_time, @end_time), inputs = COALESCE(inputs, @inputs),
-       outputs = COALESCE(outputs, @outputs), error = COALESCE(error, @error), extra = COALESCE(extra, @extra),
-       events = COALESCE(events, @events), serialized = COALESCE(serialized, @serialized), tags = COALESCE(tags, @tags),
-       reference_example_id = COALESCE(reference_example_id, @reference_example_id),
+       ${['trace_id', 'parent_run_id', 'dotted_order', 'name', 'run_type', 'start_time', 'inputs', 'serialized', 'reference_example_id'].map(ident).join(', ')},
+       end_time = COALESCE(end_time, @end_time), outputs = COALESCE(outputs, @outputs), error = COALESCE(error, @error),
+       extra = COALESCE(extra, @extra), events = COALESCE(events, @events), tags = COALESCE(tags, @tags),
        attachments = COALESCE(attachments, @attachments), prompt_tokens = COALESCE(prompt_tokens, @prompt_tokens),
        completion_tokens = COALESCE(completion_tokens, @completion_tokens), total_tokens = COALESCE(total_tokens, @total_tokens),
        is_stub = 0

@@ -12,9 +12,9 @@ function runPair(project: string, name: string, t0: Date) {
     rootId,
     childId,
     creates: [
-      { id: rootId, name, run_type: 'chain', inputs: { question: name }, start_time: t0.getTime(), project_name: project, trace_id: rootId, dotted_order: rootDotted },
+      { id: rootId, name, run_type: 'chain', inputs: { question: name }, start_time: t0.getTime(), session_name: project, trace_id: rootId, dotted_order: rootDotted },
       {
-        id: childId, name: `${name}-llm`, run_type: 'llm', inputs: { prompt: name }, start_time: t1.getTime(), project_name: project,
+        id: childId, name: `${name}-llm`, run_type: 'llm', inputs: { prompt: name }, start_time: t1.getTime(), session_name: project,
         trace_id: rootId, parent_run_id: rootId, dotted_order: `${rootDotted}.${dottedSegment(t1, childId)}`,
       },
     ],
@@ -70,6 +70,23 @@ describe('runs: ingestion, query, read, sharing, public reads', () => {
     assert.equal(urls['attachment.note'].mime_type, 'text/plain');
     const res = await fetch(urls['attachment.note'].presigned_url);
     assert.equal(await res.text(), 'attached');
+  });
+
+  it('an update that arrives before its create is kept; a retried create does not undo an update', async () => {
+    const c = client(srv());
+    const { rootId, childId, creates, updates } = runPair('runs-order', 'order', new Date());
+    await c.batchIngestRuns({ runUpdates: updates as any });
+    await c.batchIngestRuns({ runCreates: creates as any });
+    const child = await c.readRun(childId);
+    assert.deepEqual(child.outputs, { text: 'hi' });
+    assert.equal(child.parent_run_id, rootId);
+    assert.equal(child.trace_id, rootId);
+    assert.equal(child.name, 'order-llm');
+    assert.equal(new Date(child.start_time as any).getTime(), (creates[1] as any).start_time);
+    const project = await c.readProject({ projectName: 'runs-order' });
+    assert.equal(child.session_id, project.id);
+    await c.batchIngestRuns({ runCreates: creates as any }); // a retry of the creates
+    assert.deepEqual((await c.readRun(rootId)).outputs, { answer: 42 });
   });
 
   it('traces from RunTree in manual-flush mode are sent only on flush()', async () => {
