@@ -9,7 +9,7 @@ import {
   queryJson, queryList, queryString, toJson, uuidParam,
 } from '../util';
 import {
-  type DatasetRow, type RevRow, createExamplesMultipart, currentRevision, exampleFilterSql, exampleOut, getDataset,
+  type DatasetRow, type RevRow, currentRevision, exampleFilterSql, exampleOut, getDataset,
   listExamples, newVersion, resolveVersion, stateWhere, writeRevision,
 } from './examples';
 import { parseMaybeJson, readParts } from './runs';
@@ -552,7 +552,6 @@ export function registerDatasets(app: FastifyInstance, ctx: Ctx) {
     if (!r.changes) throw notFound(`Comparative experiment ${id}`);
     return {};
   });
-  void createExamplesMultipart;
 }
 
 /** Public reads of a shared dataset: no API key. */

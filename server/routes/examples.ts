@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Ctx, Tenant } from '../context';
 import { compileFilter } from '../filter';
 import {
-  HttpError, isUuid, jsonOrNull, newId, notFound, parseTime, queryBool, queryInt, queryJson, queryList, queryString,
+  HttpError, isUuid, jsonOrNull, notFound, parseTime, queryBool, queryInt, queryJson, queryList, queryString,
   sha256, uuidParam, originOf,
 } from '../util';
 import { readParts, type RunRow } from './runs';
@@ -550,5 +550,4 @@ export function registerPlatformExamples(app: FastifyInstance, ctx: Ctx) {
     } else deleteExamples(ctx, req.tenant, ids);
     return {};
   });
-  void newId;
 }
