@@ -145,8 +145,13 @@ export function registerFeedback(app: FastifyInstance, ctx: Ctx) {
     const cfg = b.feedback_config ?? b.feedbackConfig ?? null;
     validateConfig(cfg, 'body.feedback_config');
     return ctx.st.tx(() => {
+      // Like LangSmith, feedback may arrive before its run (tracing is batched and asynchronous): a run not
+      // received yet is accepted and linked when it lands; a run of another workspace is not found.
       let run: RunRow | undefined;
-      if (b.run_id) run = getRun(ctx, req.tenant, b.run_id.toLowerCase());
+      if (b.run_id) {
+        run = ctx.st.one<RunRow>('SELECT * FROM runs WHERE id = ?', b.run_id.toLowerCase());
+        if (run && run.tenant_id !== req.tenant.id) throw notFound(`Run ${b.run_id}`);
+      }
       const sessionId = run?.session_id ?? b.session_id?.toLowerCase() ?? null;
       if (!run && sessionId && !ctx.st.one('SELECT 1 FROM sessions WHERE id = ? AND tenant_id = ?', sessionId, req.tenant.id))
         throw notFound(`Session ${sessionId}`);
@@ -155,7 +160,7 @@ export function registerFeedback(app: FastifyInstance, ctx: Ctx) {
       const score = scoreNum(b.score);
       checkAgainstConfig(cfg, score);
       const f = insertFeedback(ctx, req.tenant, {
-        id: b.id?.toLowerCase(), run_id: run?.id ?? null, session_id: sessionId, trace_id: run?.trace_id ?? b.trace_id ?? null,
+        id: b.id?.toLowerCase(), run_id: run?.id ?? b.run_id?.toLowerCase() ?? null, session_id: sessionId, trace_id: run?.trace_id ?? b.trace_id ?? null,
         key: b.key, score, value: toJson(b.value), correction: toJson(b.correction), comment: b.comment ?? null,
         feedback_source: JSON.stringify(b.feedback_source ?? { type: 'api', metadata: {} }),
         comparative_experiment_id: b.comparative_experiment_id ?? null, feedback_config: toJson(cfg),

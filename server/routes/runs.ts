@@ -168,6 +168,11 @@ export function ingestCreate(ctx: Ctx, tenant: Tenant, p: any, attachments?: Rec
     prompt_tokens: pt, completion_tokens: ct, total_tokens: tt, received_at: nowIso(),
   };
   if (!existing) {
+    // Feedback that arrived before the run gets its project and trace now.
+    ctx.st.run(
+      'UPDATE feedback SET session_id = COALESCE(session_id, ?), trace_id = COALESCE(trace_id, ?) WHERE run_id = ? AND tenant_id = ?',
+      sessionId, trace, id, tenant.id,
+    );
     ctx.st.run(
       `INSERT INTO runs (id, tenant_id, session_id, trace_id, parent_run_id, dotted_order, name, run_type, start_time, end_time,
          inputs, outputs, error, extra, events, serialized, tags, reference_example_id, attachments, prompt_tokens,

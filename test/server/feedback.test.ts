@@ -34,8 +34,21 @@ describe('feedback, feedback configs and presigned feedback tokens', () => {
     assert.equal(read.run_id, null);
     assert.equal(read.feedback_source?.type, 'model');
     await assert.rejects(c.createFeedback({ key: 'x' } as any), /One of runId or projectId/);
-    const missingRun = await api(srv(), 'POST', '/feedback', { key: 'x', run_id: crypto.randomUUID() });
-    assert.equal(missingRun.status, 404);
+  });
+
+  it('feedback may arrive before its run (batched tracing) and is linked when the run lands; other tenants’ runs are 404', async () => {
+    const c = client(srv());
+    const early = crypto.randomUUID();
+    const f = await api(srv(), 'POST', '/feedback', { key: 'early', run_id: early, score: 1 });
+    assert.equal(f.status, 200);
+    assert.equal(f.body.session_id, null);
+    await c.createRun({ id: early, name: 'late run', run_type: 'chain', inputs: {}, project_name: 'fb-project' });
+    const linked = await c.readFeedback(f.body.id);
+    assert.equal((linked as any).session_id, projectId);
+    assert.equal((linked as any).trace_id, early);
+    const otherRun = crypto.randomUUID();
+    await client(srv(), { apiKey: srv().otherApiKey }).createRun({ id: otherRun, name: 'theirs', run_type: 'chain', inputs: {}, project_name: 'x' });
+    assert.equal((await api(srv(), 'POST', '/feedback', { key: 'x', run_id: otherRun })).status, 404);
   });
 
   it('accepts feedback_config and feedbackConfig, and checks scores against it', async () => {
