@@ -60,7 +60,7 @@ function runAttachmentUrls(r: RunRow, origin: string): Record<string, unknown> |
   return out;
 }
 
-export function runOut(r: RunRow, select?: Set<string> | null, origin?: string) {
+export function runOut(r: RunRow, select?: Set<string> | null, origin?: string, feedbackStats?: Record<string, unknown> | null) {
   const full: Record<string, unknown> = {
     id: r.id,
     name: r.name ?? '',
@@ -88,7 +88,7 @@ export function runOut(r: RunRow, select?: Set<string> | null, origin?: string) 
     completion_cost: null,
     total_cost: null,
     first_token_time: null,
-    feedback_stats: null,
+    feedback_stats: feedbackStats ?? null,
     child_run_ids: null,
     app_path: `/o/${r.tenant_id}/projects/p/${r.session_id}/r/${r.id}?trace_id=${r.trace_id ?? r.id}&start_time=${r.start_time ?? ''}`,
     share_token: r.share_token,
@@ -268,6 +268,20 @@ export function runFilterSql(text: string) {
   });
 }
 
+/** Feedback stats per run ({key: {n, avg}}) for a page of runs, in one query. */
+export function runFeedbackStats(ctx: Ctx, ids: string[]): Map<string, Record<string, { n: number; avg: number | null }>> {
+  const out = new Map<string, Record<string, { n: number; avg: number | null }>>();
+  if (!ids.length) return out;
+  for (const r of ctx.st.all<{ run_id: string; key: string; n: number; avg: number | null }>(
+    'SELECT run_id, key, COUNT(*) AS n, AVG(score) AS avg FROM feedback WHERE run_id IN (SELECT value FROM json_each(?)) GROUP BY run_id, key',
+    JSON.stringify(ids),
+  )) {
+    if (!out.has(r.run_id)) out.set(r.run_id, {});
+    out.get(r.run_id)![r.key] = { n: r.n, avg: r.avg };
+  }
+  return out;
+}
+
 /** Cursor = base64 of the offset into a stable ordering. */
 const encodeCursor = (n: number) => Buffer.from(`o:${n}`).toString('base64url');
 function decodeCursor(c: unknown): number {
@@ -361,8 +375,10 @@ export function queryRuns(ctx: Ctx, scope: { tenantId: string; traceId?: string;
   );
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
+  const wantStats = !select || select.has('feedback_stats');
+  const stats = wantStats ? runFeedbackStats(ctx, page.map((r) => r.id)) : new Map();
   return {
-    runs: page.map((r) => runOut(r, select, scope.origin)),
+    runs: page.map((r) => runOut(r, select, scope.origin, stats.get(r.id) ?? (wantStats ? {} : null))),
     cursors: { next: more ? encodeCursor(offset + limit) : null, prev: offset > 0 ? encodeCursor(Math.max(0, offset - limit)) : null },
   };
 }
@@ -452,7 +468,7 @@ export function registerRuns(app: FastifyInstance, ctx: Ctx) {
 
   app.get('/runs/:id', async (req) => {
     const id = uuidParam((req.params as any).id, 'run_id');
-    return runOut(getRun(ctx, req.tenant, id), null, originOf(req));
+    return runOut(getRun(ctx, req.tenant, id), null, originOf(req), runFeedbackStats(ctx, [id]).get(id) ?? {});
   });
 
   // Sharing: a token shares the run's whole trace.

@@ -25,6 +25,8 @@ describe('feedback, feedback configs and presigned feedback tokens', () => {
     assert.equal(read.run_id, runId);
     assert.equal((read as any).session_id, projectId);
     assert.equal(read.feedback_source?.type, 'api');
+    const run = await c.readRun(runId);
+    assert.deepEqual(run.feedback_stats?.correctness, { n: 1, avg: 0.8 });
   });
 
   it('feedback on a project, by evaluators (source model), and the runId/projectId rule', async () => {
