@@ -1,5 +1,5 @@
 // Examples with history: every change is a revision at a dataset version timestamp; reads at any version.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx, Tenant } from '../context';
 import { compileFilter } from '../filter';
 import {
@@ -109,6 +109,21 @@ export function exampleOut(e: RevRow, origin: string, select?: Set<string> | nul
   const out: Record<string, unknown> = { id: e.example_id, dataset_id: e.dataset_id, inputs: full.inputs, created_at: e.created_at };
   for (const k of select) if (k in full) out[k] = full[k];
   return out;
+}
+
+/** The same as JSON.stringify(exampleOut(e, origin)), without parsing and re-serializing the stored JSON. */
+export function exampleJson(e: RevRow, origin: string): string {
+  const q = JSON.stringify;
+  return `{"id":${q(e.example_id)},"dataset_id":${q(e.dataset_id)},"name":${q(`#${e.example_id.slice(0, 4)}`)},"inputs":${e.inputs},` +
+    `"outputs":${e.outputs ?? 'null'},"metadata":${e.metadata ?? 'null'},"source_run_id":${q(e.source_run_id)},` +
+    `"created_at":${q(e.created_at)},"modified_at":${q(e.valid_from)},"attachment_urls":${q(attachmentUrls(null, origin, e.attachments))}}`;
+}
+
+/** Sends a list of examples; the common case (no select) is composed from the stored JSON text. */
+export function sendExamples(reply: FastifyReply, rows: RevRow[], origin: string, select: Set<string> | null) {
+  if (select) return rows.map((r) => exampleOut(r, origin, select));
+  reply.type('application/json; charset=utf-8');
+  return `[${rows.map((r) => exampleJson(r, origin)).join(',')}]`;
 }
 
 /** Writes a new state of an example at `version` (closing the previous one). */
@@ -430,7 +445,7 @@ function deleteExamples(ctx: Ctx, tenant: Tenant, ids: string[]) {
 }
 
 export function registerExamples(app: FastifyInstance, ctx: Ctx) {
-  app.get('/examples', async (req) => {
+  app.get('/examples', async (req, reply) => {
     const q = req.query as Record<string, unknown>;
     const ds = queryString(q, 'dataset');
     const ids = queryList(q, 'id').map((i) => uuidParam(i, 'id'));
@@ -451,7 +466,7 @@ export function registerExamples(app: FastifyInstance, ctx: Ctx) {
           ORDER BY e.created_at, e.example_id LIMIT ? OFFSET ?`,
         req.tenant.id, ...ids, limit, offset,
       );
-      return rows.map((r) => exampleOut(r, origin, sel));
+      return sendExamples(reply, rows, origin, sel);
     }
     const dsId = uuidParam(ds, 'dataset');
     getDataset(ctx, req.tenant, dsId);
@@ -459,7 +474,7 @@ export function registerExamples(app: FastifyInstance, ctx: Ctx) {
     const rows = listExamples(ctx, {
       datasetId: dsId, asOf, ids, splits: queryList(q, 'splits'), metadata, filter: queryString(q, 'filter'), limit, offset,
     });
-    return rows.map((r) => exampleOut(r, origin, sel));
+    return sendExamples(reply, rows, origin, sel);
   });
 
   app.get('/examples/count', async (req) => {
