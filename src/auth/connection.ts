@@ -1,0 +1,43 @@
+// The connection the extension would use now: endpoint and workspace from settings or the environment,
+// and the API key from SecretStorage or the environment. Keeps the `langsmith.signedIn` context key true.
+import * as vscode from 'vscode';
+import { ContextKeys } from '../commands/ids';
+import { ConfigKeys, readConnectionSettings, type ConnectionSettings } from '../common/config';
+import type { Credentials, KeySource } from './credentials';
+
+export interface Connection extends ConnectionSettings {
+  apiKey: string | undefined;
+  keySource: KeySource;
+}
+
+export class ConnectionState implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly credentials: Credentials) {
+    this.disposables.push(
+      this.changed,
+      credentials.onDidChange(() => this.changed.fire()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(ConfigKeys.section)) this.changed.fire();
+      }),
+      this.onDidChange(() => void this.updateContext()),
+    );
+  }
+
+  async current(): Promise<Connection> {
+    const settings = readConnectionSettings();
+    const key = await this.credentials.resolve(settings.endpoint);
+    return { ...settings, apiKey: key.apiKey, keySource: key.source };
+  }
+
+  async updateContext(): Promise<void> {
+    const connection = await this.current();
+    await vscode.commands.executeCommand('setContext', ContextKeys.signedIn, connection.apiKey !== undefined);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

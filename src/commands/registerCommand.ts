@@ -1,0 +1,42 @@
+// The one way commands are registered: every failure is logged in full, the user sees one short
+// notification with a "Show Log" action, and cancellation stays silent.
+import * as vscode from 'vscode';
+import type { CommandId } from './ids';
+import { Commands } from './ids';
+
+export class UserCancelled extends Error {
+  constructor() {
+    super('Cancelled');
+    this.name = 'UserCancelled';
+  }
+}
+
+function isCancellation(err: unknown): boolean {
+  return err instanceof UserCancelled || err instanceof vscode.CancellationError || (err instanceof Error && err.name === 'AbortError');
+}
+
+export function registerCommand(
+  context: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+  id: CommandId,
+  run: (...args: unknown[]) => unknown,
+): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await run(...args);
+      } catch (err) {
+        if (isCancellation(err)) {
+          log.debug(`${id}: cancelled`);
+          return undefined;
+        }
+        const message = err instanceof Error ? err.message : String(err);
+        log.error(`${id} failed: ${err instanceof Error && err.stack ? err.stack : message}`);
+        void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => {
+          if (choice === 'Show Log') void vscode.commands.executeCommand(Commands.showLog);
+        });
+        return undefined;
+      }
+    }),
+  );
+}

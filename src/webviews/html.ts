@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+
+/** Where the built webview bundles live; also the only folder a webview may load from. */
+export function webviewRoot(extensionUri: vscode.Uri): vscode.Uri {
+  return vscode.Uri.joinPath(extensionUri, 'dist', 'webviews');
+}
+
+export function createNonce(): string {
+  return randomBytes(18).toString('base64');
+}
+
+/**
+ * The page of one webview app under a strict CSP: scripts and styles only from the extension's webview folder
+ * or with this load's nonce, no network access. The toolkit reads the nonce from the csp-nonce meta tag for the
+ * one style element it injects, so no 'unsafe-inline' is needed.
+ */
+export function renderWebviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, app: string, title: string, hasCss: boolean): string {
+  const nonce = createNonce();
+  const root = webviewRoot(extensionUri);
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(root, `${app}.js`));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(root, `${app}.css`));
+  const csp = [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}' ${webview.cspSource}`,
+    `style-src 'nonce-${nonce}' ${webview.cspSource}`,
+    `img-src ${webview.cspSource} https: data:`,
+    `font-src ${webview.cspSource}`,
+    "connect-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta property="csp-nonce" content="${nonce}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${escapeHtml(title)}</title>
+${hasCss ? `<link rel="stylesheet" nonce="${nonce}" href="${style}">` : ''}
+</head>
+<body>
+<div id="root"></div>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

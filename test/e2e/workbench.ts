@@ -1,0 +1,93 @@
+// Drives the real VS Code workbench (code-server in headless Chromium) with the packaged .vsix installed.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { EXTENSION_ID, launchBrowser, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/lib/vscode.mjs';
+
+export const ROOT = path.resolve(__dirname, '../..');
+export const VSIX = path.join(ROOT, 'dist/langsmith-workbench.vsix');
+/** Screenshots of every UI run land here (named in the README). */
+export const SCREENSHOTS = path.join(ROOT, '.test-output/screenshots');
+
+export interface Workbench {
+  server: CodeServer;
+  browser: Browser;
+  page: Page;
+  /** Console messages of the page and all its frames (webviews included). */
+  console: string[];
+  close(): Promise<void>;
+}
+
+export async function openWorkbench(env: Record<string, string> = {}): Promise<Workbench> {
+  if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: run \`npm run package\` first.`);
+  // Nothing from the developer's own environment may sign the extension in by accident.
+  const clean = { LANGSMITH_API_KEY: '', LANGCHAIN_API_KEY: '', LANGSMITH_ENDPOINT: '', LANGCHAIN_ENDPOINT: '', LANGSMITH_WORKSPACE_ID: '' };
+  const server = await startCodeServer({ vsix: VSIX, env: { ...clean, ...env } });
+  const browser = await launchBrowser();
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const messages: string[] = [];
+  page.on('console', (m) => messages.push(`${m.text()} (${m.location().url.split('/').pop()}:${m.location().lineNumber})`));
+  await page.goto(workbenchUrl(server));
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  return {
+    server,
+    browser,
+    page,
+    console: messages,
+    async close() {
+      await browser.close();
+      await server.stop();
+      fs.rmSync(server.runDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/**
+ * Runs a command from the palette by its "Category: Title" label. The palette can open before the extension
+ * host has registered the contributions, so an absent entry is retried for a while.
+ */
+export async function runCommand(page: Page, label: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const input = page.locator('.quick-input-widget input');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+  for (;;) {
+    await page.keyboard.press('F1');
+    await input.waitFor();
+    await input.fill(`>${label}`);
+    try {
+      await row.waitFor({ timeout: 3_000 });
+      await input.press('Enter');
+      return;
+    } catch (err) {
+      await page.keyboard.press('Escape');
+      if (Date.now() > deadline) throw err;
+    }
+  }
+}
+
+export async function openLangSmithContainer(page: Page): Promise<void> {
+  const item = page.locator('.part.activitybar a.action-label[aria-label^="LangSmith"]');
+  await item.waitFor({ timeout: 60_000 });
+  await item.click();
+  await page.locator('.part.sidebar .pane-header', { hasText: 'Projects' }).waitFor();
+}
+
+/** The DOM of our visible webview: outer iframe (VS Code's host page) → inner active frame (our app). */
+export async function webviewFrame(page: Page): Promise<Frame> {
+  const outer = page.locator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]:visible`);
+  await outer.waitFor({ timeout: 30_000 });
+  const outerFrame = await (await outer.elementHandle())!.contentFrame();
+  const inner = outerFrame!.locator('iframe#active-frame');
+  await inner.waitFor({ timeout: 30_000 });
+  const frame = await (await inner.elementHandle())!.contentFrame();
+  if (!frame) throw new Error('webview frame not found');
+  await frame.locator('#root').waitFor({ timeout: 30_000 });
+  return frame;
+}

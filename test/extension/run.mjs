@@ -1,0 +1,36 @@
+// Runs test/extension/suite inside the real VS Code extension host through @vscode/test-electron's runTests.
+// Here the "executable" is test/harness/code-shim.mjs (code-server + Chromium); on a desktop, point
+// LSW_VSCODE_EXECUTABLE at a VS Code binary (or unset it to let test-electron download one) and the same
+// suite runs unchanged.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runTests } from '@vscode/test-electron';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const reportFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-ext-')), 'report.json');
+const executable = process.env.LSW_VSCODE_EXECUTABLE || path.join(root, 'test/harness/code-shim.mjs');
+
+let failed = false;
+try {
+  await runTests({
+    vscodeExecutablePath: executable,
+    extensionDevelopmentPath: root,
+    extensionTestsPath: path.join(root, 'out/test/extension/index'),
+    extensionTestsEnv: { LSW_TEST_REPORT: reportFile },
+  });
+} catch (err) {
+  failed = true;
+  console.error(`Extension tests failed: ${err instanceof Error ? err.message : err}`);
+}
+if (fs.existsSync(reportFile)) {
+  const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+  console.log(`extension host: VS Code ${report.vscodeVersion}, Node ${report.node}`);
+  console.log(`${report.passed} passed, ${report.failed} failed`);
+  if (report.passed === 0) failed = true;
+} else {
+  console.error('The extension test suite wrote no report: it did not run.');
+  failed = true;
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,69 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Commands } from '../../../src/commands/ids';
+
+const EXTENSION_ID = 'langsmith-workbench.langsmith-workbench';
+
+interface Manifest {
+  contributes: { commands: { command: string }[]; views: Record<string, { id: string }[]> };
+}
+
+describe('activation', () => {
+  let extension: vscode.Extension<unknown>;
+  let manifest: Manifest;
+
+  before(async () => {
+    const found = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(found, `${EXTENSION_ID} is not loaded`);
+    extension = found;
+    manifest = JSON.parse(fs.readFileSync(path.join(extension.extensionPath, 'package.json'), 'utf8')) as Manifest;
+    await extension.activate();
+  });
+
+  it('activates in the real extension host', () => {
+    assert.equal(extension.isActive, true);
+  });
+
+  it('registers every command contributed in package.json', async () => {
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = manifest.contributes.commands.map((c) => c.command).filter((id) => !registered.has(id));
+    assert.deepEqual(missing, []);
+  });
+
+  it('contributes every command it registers', async () => {
+    const contributed = new Set(manifest.contributes.commands.map((c) => c.command));
+    const registered = (await vscode.commands.getCommands(true)).filter((id) => id.startsWith('langsmith.'));
+    // Our ids are `langsmith.<verb><Noun>`; VS Code adds `langsmith.<view>.<action>` ones for each view.
+    const ours = registered.filter((id) => /^langsmith\.[A-Za-z]+$/.test(id));
+    const unknown = ours.filter((id) => !contributed.has(id));
+    assert.deepEqual(unknown, []);
+    assert.ok(ours.length >= Object.keys(Commands).length, 'found fewer registered commands than the extension defines');
+  });
+
+  it('contributes the four LangSmith views', () => {
+    assert.deepEqual(
+      manifest.contributes.views.langsmith.map((v) => v.id),
+      ['langsmith.projects', 'langsmith.datasets', 'langsmith.prompts', 'langsmith.annotationQueues'],
+    );
+  });
+
+  it('opens the connection-check webview from its command', async () => {
+    await vscode.commands.executeCommand(Commands.openHello);
+    // The tab model is updated from the workbench side, shortly after the panel exists.
+    const tab = await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'LangSmith: Connection Check'));
+    assert.ok(tab, 'no Connection Check tab after running the command');
+    assert.ok(tab.input instanceof vscode.TabInputWebview);
+    await vscode.window.tabGroups.close(tab);
+  });
+});
+
+async function waitFor<T>(probe: () => T | undefined, timeoutMs = 5000): Promise<T | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

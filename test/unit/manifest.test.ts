@@ -1,0 +1,68 @@
+// The extension manifest and the code agree: ids, views, menus and when-clauses.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Commands, ContextKeys } from '../../src/commands/ids';
+
+const root = path.resolve(__dirname, '../..');
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const contributes = pkg.contributes;
+
+describe('package.json', () => {
+  it('is the langsmith-workbench extension with an engine floor that matches @types/vscode', () => {
+    assert.equal(pkg.name, 'langsmith-workbench');
+    assert.equal(pkg.displayName, 'LangSmith Workbench');
+    const floor = /^\^(\d+\.\d+)\.\d+$/.exec(pkg.engines.vscode)?.[1];
+    assert.ok(floor, `engines.vscode ${pkg.engines.vscode} is not a ^x.y.z floor`);
+    assert.ok(pkg.devDependencies['@types/vscode'].startsWith(`${floor}.`), '@types/vscode must be pinned to the engines.vscode floor');
+    const [major, minor] = floor.split('.').map(Number);
+    assert.ok(major === 1 && minor <= 139, 'the floor must not be newer than the VS Code the tests run (1.139)');
+  });
+
+  it('contributes exactly the commands the code defines', () => {
+    const contributed = contributes.commands.map((c: { command: string }) => c.command).sort();
+    assert.deepEqual(contributed, Object.values(Commands).sort());
+  });
+
+  it('names every command langsmith.<verb><Noun> with the LangSmith category', () => {
+    for (const c of contributes.commands) {
+      assert.match(c.command, /^langsmith\.[a-z]+[A-Z][A-Za-z]*$/, c.command);
+      assert.equal(c.category, 'LangSmith', c.command);
+      assert.ok(c.title && !c.title.startsWith('LangSmith'), `${c.command}: the category already says LangSmith`);
+    }
+  });
+
+  it('only references contributed commands from menus and welcome content', () => {
+    const known = new Set(contributes.commands.map((c: { command: string }) => c.command));
+    for (const [menu, items] of Object.entries(contributes.menus as Record<string, { command: string }[]>)) {
+      for (const item of items) assert.ok(known.has(item.command), `${menu} references ${item.command}`);
+    }
+    for (const w of contributes.viewsWelcome) {
+      for (const [, id] of w.contents.matchAll(/\(command:([^)?]+)/g)) assert.ok(known.has(id), `welcome of ${w.view} links ${id}`);
+    }
+  });
+
+  it('has the LangSmith container with the four views, each with a sign-in welcome', () => {
+    assert.deepEqual(contributes.viewsContainers.activitybar.map((c: { id: string }) => c.id), ['langsmith']);
+    const views = contributes.views.langsmith.map((v: { id: string }) => v.id);
+    assert.deepEqual(views, ['langsmith.projects', 'langsmith.datasets', 'langsmith.prompts', 'langsmith.annotationQueues']);
+    for (const view of views) {
+      const welcome = contributes.viewsWelcome.find((w: { view: string }) => w.view === view);
+      assert.ok(welcome, `${view} has no welcome content`);
+      assert.match(welcome.contents, /\[Sign In\]\(command:langsmith\.signIn\)/);
+      assert.equal(welcome.when, `!${ContextKeys.signedIn}`);
+    }
+  });
+
+  it('declares support for untrusted workspaces and keeps settings under langsmith.*', () => {
+    assert.equal(pkg.capabilities.untrustedWorkspaces.supported, true);
+    for (const key of Object.keys(contributes.configuration.properties)) assert.match(key, /^langsmith\./);
+    const keys = Object.keys(contributes.configuration.properties).join(' ');
+    assert.doesNotMatch(keys, /apiKey|secret|token/i, 'the API key never goes in settings');
+  });
+
+  it('activates only through its contributions, never on "*"', () => {
+    assert.ok(!(pkg.activationEvents ?? []).includes('*'));
+    assert.ok(!(pkg.activationEvents ?? []).includes('onStartupFinished'));
+  });
+});
