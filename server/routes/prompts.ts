@@ -10,6 +10,9 @@ import {
 } from '../util';
 import { parseMaybeJson } from './runs';
 
+/** One strictly increasing clock for repository changes, so sorting by updated_at never ties. */
+const REPO_CLOCK = 'repos';
+
 export interface RepoRow {
   id: string;
   tenant_id: string;
@@ -205,7 +208,7 @@ export function createCommit(ctx: Ctx, repo: RepoRow, manifest: unknown, parentR
   if (parentRef && parentRef !== 'latest') parent = findCommit(ctx, repo.id, parentRef);
   const canonical = canonicalJson(manifest);
   if (latest && latest.manifest_canonical === canonical) throw conflict('Nothing to commit: the manifest is identical to the latest commit');
-  const now = nowIso();
+  const now = ctx.clock.next(REPO_CLOCK);
   const hash = crypto.createHash('sha256').update(`${parent?.commit_hash ?? ''}\n${canonical}\n${now}\n${crypto.randomUUID()}`).digest('hex');
   const id = newId();
   ctx.st.run(
@@ -219,7 +222,7 @@ export function createCommit(ctx: Ctx, repo: RepoRow, manifest: unknown, parentR
 export function insertRepo(ctx: Ctx, tenant: Tenant, b: z.infer<typeof CreateRepo>): RepoRow {
   if (ctx.st.one('SELECT 1 FROM repos WHERE tenant_id = ? AND repo_handle = ?', tenant.id, b.repo_handle))
     throw conflict(`Repo ${tenant.handle}/${b.repo_handle} already exists`);
-  const now = nowIso();
+  const now = ctx.clock.next(REPO_CLOCK);
   const id = newId();
   ctx.st.run(
     'INSERT INTO repos (id, tenant_id, repo_handle, description, readme, tags, is_public, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -312,7 +315,7 @@ export function registerPrompts(app: FastifyInstance, ctx: Ctx) {
         `UPDATE repos SET description = COALESCE(?, description), readme = COALESCE(?, readme), tags = COALESCE(?, tags),
            is_public = COALESCE(?, is_public), is_archived = COALESCE(?, is_archived), updated_at = ? WHERE id = ?`,
         b.description ?? null, b.readme ?? null, b.tags ? JSON.stringify(b.tags) : null,
-        b.is_public == null ? null : b.is_public ? 1 : 0, b.is_archived == null ? null : b.is_archived ? 1 : 0, nowIso(), r.id,
+        b.is_public == null ? null : b.is_public ? 1 : 0, b.is_archived == null ? null : b.is_archived ? 1 : 0, ctx.clock.next(REPO_CLOCK), r.id,
       );
       return { repo: repoOut(ctx, req.tenant, ctx.st.one<RepoRow>('SELECT * FROM repos WHERE id = ?', r.id)!) };
     });

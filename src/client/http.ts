@@ -125,7 +125,8 @@ export class HttpClient {
   readonly stats: HttpStats = { requests: 0, retries: 0 };
   private readonly retryBaseDelayMs: number;
   private readonly retryMaxDelayMs: number;
-  private readonly baseHeaders: Record<string, string>;
+  /** A true private field: the key must never show up when the client is logged, inspected or serialised. */
+  readonly #baseHeaders: Record<string, string>;
   private readonly fetchImpl: typeof fetch;
 
   constructor(config: HttpConfig = {}) {
@@ -137,11 +138,9 @@ export class HttpClient {
     this.retryBaseDelayMs = config.retryBaseDelayMs ?? 500;
     this.retryMaxDelayMs = config.retryMaxDelayMs ?? 30_000;
     this.fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
-    this.baseHeaders = { accept: 'application/json', ...(config.headers ?? {}) };
-    if (config.apiKey) this.baseHeaders['x-api-key'] = config.apiKey;
-    if (this.workspaceId) this.baseHeaders['x-tenant-id'] = this.workspaceId;
-    // The key must never show up when the client object is logged or serialised.
-    Object.defineProperty(this, 'baseHeaders', { enumerable: false });
+    this.#baseHeaders = { accept: 'application/json', ...(config.headers ?? {}) };
+    if (config.apiKey) this.#baseHeaders['x-api-key'] = config.apiKey;
+    if (this.workspaceId) this.#baseHeaders['x-tenant-id'] = this.workspaceId;
   }
 
   /** Path of the platform endpoints: `/v1/platform/…` at the API root, `/platform/…` under `…/api/v1`. */
@@ -167,7 +166,7 @@ export class HttpClient {
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     const idempotent = opts.idempotent ?? (method === 'GET' || method === 'PUT' || method === 'DELETE');
     const url = this.url(opts.path, opts.query);
-    const headers: Record<string, string> = { ...this.baseHeaders };
+    const headers: Record<string, string> = { ...this.#baseHeaders };
     let body: string | Uint8Array | FormData | Blob | undefined = opts.body;
     if (opts.json !== undefined) {
       body = JSON.stringify(opts.json);

@@ -15,8 +15,10 @@ describe('client ↔ local server: transport', () => {
   it('rides out injected 429, 503 and connection resets with retries', async () => {
     const ds = await c.datasets.create({ name: unique('flaky') });
     await c.examples.create({ datasetId: ds.id, examples: Array.from({ length: 30 }, (_, i) => ({ inputs: { i } })) });
-    await setFaults(srv, '429:0.3,503:0.2,reset:0.1');
-    const flaky = clientFor(srv, { maxRetries: 10, retryBaseDelayMs: 2, retryMaxDelayMs: 20 });
+    // About one request in three fails; with 14 retries the chance that one request of the ~40 below
+    // fails 15 times in a row is below 1e-5, so the test does not depend on luck.
+    await setFaults(srv, '429:0.15,503:0.1,reset:0.1');
+    const flaky = clientFor(srv, { maxRetries: 14, retryBaseDelayMs: 2, retryMaxDelayMs: 20 });
     for (let i = 0; i < 5; i++) {
       const rows = await collect(flaky.examples.list({ datasetId: ds.id, pageSize: 10 }));
       assert.equal(rows.length, 30);

@@ -101,6 +101,12 @@ describe('client http', () => {
       return true;
     });
     assert.ok(!JSON.stringify(h).includes('lsv2_super_secret'));
+    const { inspect } = await import('node:util');
+    assert.ok(!inspect(h, { depth: Infinity, showHidden: true }).includes('lsv2_super_secret'), 'not even in an inspection of hidden fields');
+    const { LangSmithClient } = await import('../../../src/client');
+    const c = new LangSmithClient({ apiUrl: 'http://127.0.0.1:9', apiKey: 'lsv2_super_secret' });
+    assert.ok(!inspect(c, { depth: Infinity, showHidden: true }).includes('lsv2_super_secret'));
+    assert.ok(!JSON.stringify(c).includes('lsv2_super_secret'));
   });
 
   it('turns a malformed answer into a clear error', async () => {
