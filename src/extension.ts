@@ -2,19 +2,31 @@
 // Nothing here touches the network, so activation stays fast.
 import './common/zodSetup';
 import * as vscode from 'vscode';
+import { ClientService } from './auth/clientService';
 import { ConnectionState } from './auth/connection';
 import { Credentials } from './auth/credentials';
 import { signIn, signOut } from './auth/signIn';
+import { ConnectionStatusBar } from './auth/statusBar';
 import { Commands } from './commands/ids';
-import { registerCommand } from './commands/registerCommand';
+import { registerItemCommands } from './commands/itemCommands';
+import { registerPromptCommands } from './commands/promptCommands';
+import { registerQueueCommands } from './commands/queueCommands';
+import { commandRegistrar } from './commands/registerCommand';
+import { registerResourceCommands } from './commands/resourceCommands';
+import { registerViewCommands } from './commands/viewCommands';
 import { createLog } from './common/log';
+import { LangSmithDocuments, SCHEME } from './views/documents';
+import { LangSmithViews } from './views/views';
 import { HelloPanel, type HelloServices } from './webviews/helloPanel';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog();
   const credentials = new Credentials(context.secrets);
   const connection = new ConnectionState(credentials);
-  context.subscriptions.push(log, credentials, connection);
+  const clients = new ClientService(connection, log);
+  const views = new LangSmithViews(clients);
+  context.subscriptions.push(log, credentials, connection, clients, views, new ConnectionStatusBar(clients));
+  context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(SCHEME, new LangSmithDocuments(clients)));
 
   const helloServices: HelloServices = {
     extensionUri: context.extensionUri,
@@ -26,10 +38,16 @@ export function activate(context: vscode.ExtensionContext): void {
     },
   };
 
-  registerCommand(context, log, Commands.signIn, () => signIn(credentials, log));
-  registerCommand(context, log, Commands.signOut, () => signOut(credentials, log));
-  registerCommand(context, log, Commands.showLog, () => log.show());
-  registerCommand(context, log, Commands.openHello, () => HelloPanel.show(helloServices));
+  const register = commandRegistrar(context, log);
+  register(Commands.signIn, () => signIn(credentials, log));
+  register(Commands.signOut, () => signOut(credentials, log));
+  register(Commands.showLog, () => log.show());
+  register(Commands.openHello, () => HelloPanel.show(helloServices));
+  registerViewCommands(register, views);
+  registerItemCommands(register, clients);
+  registerQueueCommands(register, clients, views);
+  registerResourceCommands(register, clients, views);
+  registerPromptCommands(register, clients, views);
   context.subscriptions.push(HelloPanel.registerSerializer(helloServices));
 
   void connection.updateContext();

@@ -1,7 +1,17 @@
+// Sign in: pick the endpoint (LangSmith US/EU, the local server, or any URL), then the API key, checked with a
+// real call before it is stored. The key goes to SecretStorage only, filed under its endpoint.
 import * as vscode from 'vscode';
-import { readConnectionSettings } from '../common/config';
+import { LangSmithAuthError, LangSmithError } from '../client';
 import { UserCancelled } from '../commands/registerCommand';
+import { ConfigKeys, normalizeEndpoint, readConnectionSettings } from '../common/config';
+import { createClient } from './clientService';
 import type { Credentials } from './credentials';
+
+export const ENDPOINT_PRESETS = [
+  { label: 'LangSmith (US)', endpoint: 'https://api.smith.langchain.com' },
+  { label: 'LangSmith (EU)', endpoint: 'https://eu.api.smith.langchain.com' },
+  { label: 'Local server', endpoint: 'http://127.0.0.1:1984', detail: 'npm run server -- --seed demo; API key local-dev-key' },
+] as const;
 
 /** Problems with a typed API key, or undefined when it looks usable. */
 export function validateApiKeyInput(value: string): string | undefined {
@@ -12,43 +22,135 @@ export function validateApiKeyInput(value: string): string | undefined {
   return undefined;
 }
 
-/** Asks for the API key of the configured endpoint and keeps it in SecretStorage only. */
-export async function signIn(credentials: Credentials, log: vscode.LogOutputChannel): Promise<void> {
-  const { endpoint } = readConnectionSettings();
-  const apiKey = await new Promise<string | undefined>((resolve) => {
-    const input = vscode.window.createInputBox();
-    input.title = 'Sign in to LangSmith';
-    input.prompt = `API key for ${endpoint} (Settings → API Keys in LangSmith)`;
-    input.placeholder = 'lsv2_…';
-    input.password = true;
-    input.ignoreFocusOut = true;
-    let accepted = false;
-    input.onDidChangeValue((v) => (input.validationMessage = v ? validateApiKeyInput(v) : undefined));
-    input.onDidAccept(() => {
-      const problem = validateApiKeyInput(input.value);
-      if (problem) {
-        input.validationMessage = problem;
-        return;
-      }
-      accepted = true;
-      resolve(input.value.trim());
-      input.hide();
-    });
-    input.onDidHide(() => {
-      if (!accepted) resolve(undefined);
-      input.dispose();
-    });
-    input.show();
+/** Problems with a typed endpoint URL, or undefined when it is usable. */
+export function validateEndpointInput(value: string): string | undefined {
+  const text = value.trim();
+  if (!text) return 'Enter the URL of the LangSmith API, e.g. https://langsmith.example.com/api/v1';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'That is not a URL: start with https:// (or http:// for a local server).';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'Use an http:// or https:// URL.';
+  if (url.username || url.password) return 'Leave credentials out of the URL; the API key is asked for next.';
+  if (url.search || url.hash) return 'Leave query strings and fragments out of the endpoint URL.';
+  return undefined;
+}
+
+async function pickEndpoint(current: string): Promise<string> {
+  type Item = vscode.QuickPickItem & { endpoint?: string };
+  const items: Item[] = ENDPOINT_PRESETS.map((p) => ({
+    label: p.label,
+    description: p.endpoint,
+    detail: 'detail' in p ? p.detail : undefined,
+    endpoint: p.endpoint,
+  }));
+  if (!items.some((i) => i.endpoint === current)) items.unshift({ label: 'Current endpoint', description: current, endpoint: current });
+  items.push({ label: 'Other URL…', description: 'A self-hosted LangSmith, e.g. https://langsmith.example.com/api/v1' });
+  const quickPick = vscode.window.createQuickPick<Item>();
+  quickPick.title = 'Sign in to LangSmith (1/2): endpoint';
+  quickPick.placeholder = 'Where is your LangSmith?';
+  quickPick.items = items;
+  quickPick.activeItems = items.filter((i) => i.endpoint === current);
+  quickPick.ignoreFocusOut = true;
+  const picked = await new Promise<Item | undefined>((resolve) => {
+    quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]));
+    quickPick.onDidHide(() => resolve(undefined));
+    quickPick.show();
   });
-  if (apiKey === undefined) throw new UserCancelled();
+  quickPick.dispose();
+  if (!picked) throw new UserCancelled();
+  if (picked.endpoint) return picked.endpoint;
+  const typed = await vscode.window.showInputBox({
+    title: 'Sign in to LangSmith (1/2): endpoint',
+    prompt: 'The API URL of your LangSmith',
+    placeHolder: 'https://langsmith.example.com/api/v1',
+    value: current,
+    ignoreFocusOut: true,
+    validateInput: validateEndpointInput,
+  });
+  if (typed === undefined) throw new UserCancelled();
+  return normalizeEndpoint(typed);
+}
+
+/** Asks for the key until LangSmith accepts it (or the user gives up). */
+async function askVerifiedKey(endpoint: string, workspaceId: string | undefined, log: vscode.LogOutputChannel): Promise<string> {
+  const input = vscode.window.createInputBox();
+  input.title = 'Sign in to LangSmith (2/2): API key';
+  input.prompt = `API key for ${endpoint} (LangSmith → Settings → API Keys)`;
+  input.placeholder = 'lsv2_…';
+  input.password = true;
+  input.ignoreFocusOut = true;
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      let settled = false;
+      input.onDidChangeValue((v) => (input.validationMessage = v ? validateApiKeyInput(v) : undefined));
+      input.onDidAccept(async () => {
+        const problem = validateApiKeyInput(input.value);
+        if (problem) {
+          input.validationMessage = problem;
+          return;
+        }
+        const key = input.value.trim();
+        input.busy = true;
+        input.enabled = false;
+        const verdict = await verifyKey(endpoint, key, workspaceId);
+        input.busy = false;
+        input.enabled = true;
+        if (verdict) {
+          log.warn(`Sign-in check against ${endpoint} failed: ${verdict}`);
+          input.validationMessage = verdict;
+          return;
+        }
+        settled = true;
+        resolve(key);
+        input.hide();
+      });
+      input.onDidHide(() => {
+        if (!settled) reject(new UserCancelled());
+      });
+      input.show();
+    });
+  } finally {
+    input.dispose();
+  }
+}
+
+/** Undefined when the key works; otherwise what went wrong, in words for the input box. */
+export async function verifyKey(endpoint: string, apiKey: string, workspaceId: string | undefined): Promise<string | undefined> {
+  try {
+    await createClient(endpoint, apiKey, workspaceId).settings();
+    return undefined;
+  } catch (err) {
+    if (err instanceof LangSmithAuthError) {
+      return err.status === 403 ? 'LangSmith accepted the key but not for this workspace (403).' : 'LangSmith rejected this API key (401). Check that it is complete and not revoked.';
+    }
+    if (err instanceof LangSmithError && err.status !== undefined) return `LangSmith answered ${err.status}: ${err.message}`;
+    return `Could not reach ${endpoint}: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
+export async function signIn(credentials: Credentials, log: vscode.LogOutputChannel): Promise<void> {
+  const settings = readConnectionSettings();
+  const endpoint = normalizeEndpoint(await pickEndpoint(settings.endpoint));
+  const apiKey = await askVerifiedKey(endpoint, settings.workspaceId, log);
   await credentials.store(endpoint, apiKey);
-  log.info(`Stored an API key for ${endpoint}.`);
-  void vscode.window.showInformationMessage(`Signed in to ${endpoint}.`);
+  if (endpoint !== settings.endpoint) {
+    await vscode.workspace.getConfiguration(ConfigKeys.section).update(ConfigKeys.endpoint, endpoint, vscode.ConfigurationTarget.Global);
+  }
+  log.info(`Signed in to ${endpoint}; the key is in secret storage.`);
+  void vscode.window.showInformationMessage(`Signed in to LangSmith at ${endpoint}.`);
 }
 
 export async function signOut(credentials: Credentials, log: vscode.LogOutputChannel): Promise<void> {
   const { endpoint } = readConnectionSettings();
   await credentials.clear(endpoint);
   log.info(`Removed the stored API key for ${endpoint}.`);
-  void vscode.window.showInformationMessage(`Signed out of ${endpoint}.`);
+  const fromEnv = (await credentials.resolve(endpoint)).source === 'environment';
+  void vscode.window.showInformationMessage(
+    fromEnv
+      ? `Removed the stored key for ${endpoint}. LANGSMITH_API_KEY from the environment is still used; unset it to sign out fully.`
+      : `Signed out of ${endpoint}.`,
+  );
 }

@@ -1,9 +1,54 @@
 // Every command id of the extension, in one place. A unit test checks this list against package.json.
 export const Commands = {
+  // Connection
   signIn: 'langsmith.signIn',
   signOut: 'langsmith.signOut',
   showLog: 'langsmith.showLog',
   openHello: 'langsmith.openHello',
+  // Views
+  refreshProjects: 'langsmith.refreshProjects',
+  refreshDatasets: 'langsmith.refreshDatasets',
+  refreshPrompts: 'langsmith.refreshPrompts',
+  refreshAnnotationQueues: 'langsmith.refreshAnnotationQueues',
+  refreshItem: 'langsmith.refreshItem',
+  loadMore: 'langsmith.loadMore',
+  filterProjects: 'langsmith.filterProjects',
+  toggleErrorsOnly: 'langsmith.toggleErrorsOnly',
+  filterDatasets: 'langsmith.filterDatasets',
+  searchPrompts: 'langsmith.searchPrompts',
+  searchPublicPrompts: 'langsmith.searchPublicPrompts',
+  // Items
+  openRun: 'langsmith.openRun',
+  openExample: 'langsmith.openExample',
+  openCommit: 'langsmith.openCommit',
+  copyId: 'langsmith.copyId',
+  openInLangSmith: 'langsmith.openInLangSmith',
+  copyLink: 'langsmith.copyLink',
+  // Annotation queues
+  addRunsToQueue: 'langsmith.addRunsToQueue',
+  removeRunFromQueue: 'langsmith.removeRunFromQueue',
+  createQueue: 'langsmith.createQueue',
+  deleteQueue: 'langsmith.deleteQueue',
+  // Sharing
+  shareRun: 'langsmith.shareRun',
+  unshareRun: 'langsmith.unshareRun',
+  shareDataset: 'langsmith.shareDataset',
+  unshareDataset: 'langsmith.unshareDataset',
+  openPublicDataset: 'langsmith.openPublicDataset',
+  // Projects and datasets
+  createProject: 'langsmith.createProject',
+  deleteProject: 'langsmith.deleteProject',
+  createDataset: 'langsmith.createDataset',
+  deleteDataset: 'langsmith.deleteDataset',
+  // Prompts
+  createPrompt: 'langsmith.createPrompt',
+  deletePrompt: 'langsmith.deletePrompt',
+  likePrompt: 'langsmith.likePrompt',
+  unlikePrompt: 'langsmith.unlikePrompt',
+  makePromptPublic: 'langsmith.makePromptPublic',
+  makePromptPrivate: 'langsmith.makePromptPrivate',
+  archivePrompt: 'langsmith.archivePrompt',
+  unarchivePrompt: 'langsmith.unarchivePrompt',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -11,4 +56,5 @@ export type CommandId = (typeof Commands)[keyof typeof Commands];
 /** Context keys used in `when` clauses of package.json. */
 export const ContextKeys = {
   signedIn: 'langsmith.signedIn',
+  errorsOnly: 'langsmith.errorsOnly',
 } as const;

@@ -15,6 +15,13 @@ function isCancellation(err: unknown): boolean {
   return err instanceof UserCancelled || err instanceof vscode.CancellationError || (err instanceof Error && err.name === 'AbortError');
 }
 
+/** Registers a command through the one error policy; what command modules receive. */
+export type CommandRegistrar = (id: CommandId, run: (...args: unknown[]) => unknown) => void;
+
+export function commandRegistrar(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): CommandRegistrar {
+  return (id, run) => registerCommand(context, log, id, run);
+}
+
 export function registerCommand(
   context: vscode.ExtensionContext,
   log: vscode.LogOutputChannel,

@@ -1,0 +1,97 @@
+// Hands out a LangSmithClient for the current connection and keeps the connection's health for the status bar.
+// A new client is built only when the endpoint, key or workspace changes.
+import * as vscode from 'vscode';
+import { LangSmithAuthError, LangSmithClient, LangSmithError } from '../client';
+import type { Connection, ConnectionState } from './connection';
+
+export type Health = 'unknown' | 'connected' | 'authError' | 'offline' | 'signedOut';
+
+export class NotSignedInError extends Error {
+  constructor() {
+    super('Sign in to LangSmith first.');
+    this.name = 'NotSignedInError';
+  }
+}
+
+export class ClientService implements vscode.Disposable {
+  private cached: { key: string; client: LangSmithClient; connection: Connection } | undefined;
+  private healthValue: Health = 'unknown';
+  private readonly healthChanged = new vscode.EventEmitter<Health>();
+  readonly onDidChangeHealth = this.healthChanged.event;
+  private readonly disposables: vscode.Disposable[] = [this.healthChanged];
+
+  constructor(
+    readonly connection: ConnectionState,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.disposables.push(
+      connection.onDidChange(() => {
+        this.cached = undefined;
+        this.setHealth('unknown');
+      }),
+    );
+  }
+
+  get health(): Health {
+    return this.healthValue;
+  }
+
+  /** The client for the current connection; throws NotSignedInError when there is no API key. */
+  async client(): Promise<LangSmithClient> {
+    const connection = await this.connection.current();
+    if (!connection.apiKey) {
+      this.setHealth('signedOut');
+      throw new NotSignedInError();
+    }
+    const key = JSON.stringify([connection.endpoint, connection.apiKey, connection.workspaceId ?? '']);
+    if (this.cached?.key !== key) {
+      this.cached = { key, connection, client: createClient(connection.endpoint, connection.apiKey, connection.workspaceId) };
+      this.log.info(`Using ${connection.endpoint}${connection.workspaceId ? ` (workspace ${connection.workspaceId})` : ''} with the key from ${describeSource(connection)}.`);
+    }
+    return this.cached.client;
+  }
+
+  /** Runs one API call and records what it says about the connection. */
+  async call<T>(work: (client: LangSmithClient) => Promise<T>): Promise<T> {
+    const client = await this.client();
+    try {
+      const result = await work(client);
+      this.setHealth('connected');
+      return result;
+    } catch (err) {
+      this.observe(err);
+      throw err;
+    }
+  }
+
+  observe(err: unknown): void {
+    if (err instanceof LangSmithAuthError) this.setHealth('authError');
+    else if (err instanceof LangSmithError && err.status !== undefined) this.setHealth('connected');
+    else if (err instanceof NotSignedInError) this.setHealth('signedOut');
+    else if (isNetworkError(err)) this.setHealth('offline');
+  }
+
+  private setHealth(health: Health): void {
+    if (health === this.healthValue) return;
+    this.healthValue = health;
+    this.healthChanged.fire(health);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+export function createClient(endpoint: string, apiKey: string, workspaceId: string | undefined): LangSmithClient {
+  return new LangSmithClient({ apiUrl: endpoint, apiKey, workspaceId, timeoutMs: 30_000, maxRetries: 2 });
+}
+
+function describeSource(connection: Connection): string {
+  return connection.keySource === 'environment' ? 'the environment' : 'secret storage';
+}
+
+function isNetworkError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const text = `${err.name} ${err.message} ${String((err as { cause?: unknown }).cause ?? '')}`;
+  return /fetch failed|ECONNREFUSED|ENOTFOUND|ECONNRESET|EAI_AGAIN|network|timed out|Timeout/i.test(text);
+}

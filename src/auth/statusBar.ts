@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import { Commands } from '../commands/ids';
+import type { ClientService, Health } from './clientService';
+
+/** Shows the endpoint, workspace and connection state; a click signs in or shows the log. */
+export class ConnectionStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('langsmith.connection', vscode.StatusBarAlignment.Left, 10);
+  private readonly disposables: vscode.Disposable[] = [this.item];
+
+  constructor(private readonly clients: ClientService) {
+    this.item.name = 'LangSmith Connection';
+    this.disposables.push(clients.onDidChangeHealth(() => void this.update()), clients.connection.onDidChange(() => void this.update()));
+    void this.update();
+    this.item.show();
+  }
+
+  async update(): Promise<void> {
+    const c = await this.clients.connection.current();
+    const host = safeHost(c.endpoint);
+    const health: Health = c.apiKey ? this.clients.health : 'signedOut';
+    const icon = { unknown: '$(cloud)', connected: '$(cloud)', authError: '$(warning)', offline: '$(debug-disconnect)', signedOut: '$(sign-in)' }[health];
+    const state = {
+      unknown: 'signed in',
+      connected: 'connected',
+      authError: 'the API key was rejected',
+      offline: 'cannot reach the server',
+      signedOut: 'not signed in',
+    }[health];
+    this.item.text = `${icon} LangSmith${health === 'signedOut' ? '' : `: ${host}`}`;
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.appendMarkdown(`**LangSmith** — ${state}\n\n`);
+    tooltip.appendMarkdown(`Endpoint: \`${c.endpoint}\`${c.endpointSource === 'environment' ? ' (from LANGSMITH_ENDPOINT)' : ''}\n\n`);
+    tooltip.appendMarkdown(`Workspace: ${c.workspaceId ? `\`${c.workspaceId}\`` : 'the key’s default'}\n\n`);
+    if (c.apiKey) tooltip.appendMarkdown(`API key: from ${c.keySource === 'environment' ? 'LANGSMITH_API_KEY in the environment' : 'secret storage'}`);
+    this.item.tooltip = tooltip;
+    this.item.command = health === 'signedOut' || health === 'authError' ? Commands.signIn : Commands.showLog;
+    this.item.backgroundColor = health === 'authError' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.accessibilityInformation = { label: `LangSmith: ${state}, ${host}` };
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+function safeHost(endpoint: string): string {
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return endpoint;
+  }
+}

@@ -1,0 +1,95 @@
+// Annotation queues: add the selected runs to a queue (or a new one), remove runs, create and delete queues.
+import * as vscode from 'vscode';
+import type { ClientService } from '../auth/clientService';
+import type { AnnotationQueue, LangSmithClient } from '../client';
+import { RunNode } from '../views/projectsView';
+import { QueueNode, QueueRunNode } from '../views/queuesView';
+import type { LangSmithViews } from '../views/views';
+import { Commands } from './ids';
+import { UserCancelled, type CommandRegistrar } from './registerCommand';
+import { ask, confirm, selection, validateName, withProgress } from './ui';
+
+export function registerQueueCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews): void {
+  register(Commands.addRunsToQueue, async (clicked, selected) => {
+    const runs = selection(clicked, selected, (n): n is RunNode => n instanceof RunNode).map((n) => n.run);
+    if (!runs.length) throw new Error('Select one or more runs in the Projects view first.');
+    const client = await clients.client();
+    const queue = await pickQueue(client, runs.length);
+    await withProgress(`Adding ${runs.length} run${runs.length === 1 ? '' : 's'} to ${queue.name}`, (signal) =>
+      clients.call((c) => c.annotationQueues.addRuns(queue.id, runs.map((r) => r.id), { signal })),
+    );
+    views.queues.refresh();
+    void vscode.window.showInformationMessage(`Added ${runs.length} run${runs.length === 1 ? '' : 's'} to the annotation queue “${queue.name}”.`);
+  });
+
+  register(Commands.removeRunFromQueue, async (clicked, selected) => {
+    const nodes = selection(clicked, selected, (n): n is QueueRunNode => n instanceof QueueRunNode);
+    if (!nodes.length) throw new Error('Select runs in an annotation queue first.');
+    await confirm(
+      nodes.length === 1 ? `Remove “${nodes[0].run.name ?? nodes[0].run.id}” from “${nodes[0].queueNode.queue.name}”?` : `Remove ${nodes.length} runs from their queues?`,
+      'The runs themselves are not deleted.',
+      'Remove',
+    );
+    await withProgress('Removing runs from the queue', async (signal) => {
+      for (const n of nodes) await clients.call((c) => c.annotationQueues.deleteRun(n.queueNode.queue.id, n.run.queue_run_id ?? n.run.id, { signal }));
+    });
+    views.queues.refresh();
+  });
+
+  register(Commands.createQueue, async () => {
+    const queue = await createQueueInteractively(clients);
+    views.queues.refresh();
+    void vscode.window.showInformationMessage(`Created the annotation queue “${queue.name}”.`);
+  });
+
+  register(Commands.deleteQueue, async (node) => {
+    if (!(node instanceof QueueNode)) throw new Error('Select an annotation queue to delete.');
+    await confirm(`Delete the annotation queue “${node.queue.name}”?`, 'Its runs stay in their projects; the queue and its review state are removed.', 'Delete');
+    await withProgress(`Deleting ${node.queue.name}`, (signal) => clients.call((c) => c.annotationQueues.delete(node.queue.id, { signal })));
+    views.queues.refresh();
+  });
+}
+
+async function pickQueue(client: LangSmithClient, runCount: number): Promise<AnnotationQueue> {
+  type Item = vscode.QuickPickItem & { queue?: AnnotationQueue };
+  const quickPick = vscode.window.createQuickPick<Item>();
+  quickPick.title = `Add ${runCount} run${runCount === 1 ? '' : 's'} to an annotation queue`;
+  quickPick.placeholder = 'Choose a queue';
+  quickPick.busy = true;
+  quickPick.ignoreFocusOut = true;
+  const newQueue: Item = { label: '$(add) New queue…', alwaysShow: true };
+  quickPick.items = [newQueue];
+  quickPick.show();
+  const load = (async () => {
+    const items: Item[] = [];
+    for await (const queue of client.annotationQueues.list()) {
+      const size = (queue as { total_runs?: unknown }).total_runs;
+      items.push({ label: queue.name, description: typeof size === 'number' ? `${size} runs` : undefined, detail: queue.description ?? undefined, queue });
+    }
+    quickPick.items = [newQueue, ...items];
+    quickPick.busy = false;
+  })().catch((err: unknown) => {
+    quickPick.busy = false;
+    quickPick.placeholder = `Could not list queues: ${err instanceof Error ? err.message : String(err)}`;
+  });
+  const picked = await new Promise<Item | undefined>((resolve) => {
+    quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]));
+    quickPick.onDidHide(() => resolve(undefined));
+  });
+  quickPick.dispose();
+  await load;
+  if (!picked) throw new UserCancelled();
+  if (picked.queue) return picked.queue;
+  return createQueueWith(client);
+}
+
+async function createQueueInteractively(clients: ClientService): Promise<AnnotationQueue> {
+  return createQueueWith(await clients.client());
+}
+
+async function createQueueWith(client: LangSmithClient): Promise<AnnotationQueue> {
+  const name = await ask({ title: 'New annotation queue (1/3)', prompt: 'Name', validateInput: validateName('queue') });
+  const description = await ask({ title: 'New annotation queue (2/3)', prompt: 'Description (optional)' });
+  const rubric = await ask({ title: 'New annotation queue (3/3)', prompt: 'Instructions for reviewers (optional)' });
+  return client.annotationQueues.create({ name, description: description || undefined, rubricInstructions: rubric || undefined });
+}

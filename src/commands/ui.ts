@@ -1,0 +1,58 @@
+// Small helpers every command uses: the selection a context-menu command acts on, confirmations, progress.
+import * as vscode from 'vscode';
+import { UserCancelled } from './registerCommand';
+
+/** A context-menu command gets the clicked node and, with multi-select, all selected nodes. */
+export function selection<T>(clicked: unknown, selected: unknown, isWanted: (n: unknown) => n is T): T[] {
+  const all = Array.isArray(selected) && selected.length > 0 ? selected : clicked !== undefined ? [clicked] : [];
+  return all.filter(isWanted);
+}
+
+/** A modal confirmation for destructive actions; resolves only when the user agrees. */
+export async function confirm(message: string, detail: string, action: string): Promise<void> {
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, action);
+  if (choice !== action) throw new UserCancelled();
+}
+
+/** Long work in a cancellable notification; cancelling aborts the requests. */
+export function withProgress<T>(title: string, work: (signal: AbortSignal, progress: vscode.Progress<{ message?: string; increment?: number }>) => Promise<T>): Thenable<T> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+    const abort = new AbortController();
+    const sub = token.onCancellationRequested(() => abort.abort());
+    try {
+      return await work(abort.signal, progress);
+    } catch (err) {
+      if (token.isCancellationRequested) throw new UserCancelled();
+      throw err;
+    } finally {
+      sub.dispose();
+    }
+  });
+}
+
+/** An input box that resolves with the trimmed value or throws UserCancelled. */
+export async function ask(options: vscode.InputBoxOptions): Promise<string> {
+  const value = await vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
+  if (value === undefined) throw new UserCancelled();
+  return value.trim();
+}
+
+/** Validation for names of projects, datasets and queues. */
+export function validateName(kind: string) {
+  return (value: string): string | undefined => {
+    const v = value.trim();
+    if (!v) return `Give the ${kind} a name.`;
+    if (v.length > 200) return `Keep the ${kind} name under 200 characters.`;
+    if (/[\u0000-\u001f]/.test(v)) return 'Names cannot contain control characters.';
+    return undefined;
+  };
+}
+
+/** Validation for prompt names: the hub's handle rules (lowercase letters, digits, - and _). */
+export function validatePromptName(value: string): string | undefined {
+  const v = value.trim();
+  if (!v) return 'Give the prompt a name.';
+  if (!/^[a-z0-9][a-z0-9_-]*$/.test(v)) return 'Use lowercase letters, digits, - and _ (starting with a letter or digit).';
+  if (v.length > 100) return 'Keep the prompt name under 100 characters.';
+  return undefined;
+}

@@ -1,0 +1,55 @@
+// Short texts for tree rows and tooltips.
+import * as vscode from 'vscode';
+
+export function formatLatency(start: string | number | null | undefined, end: string | number | null | undefined): string | undefined {
+  if (start == null || end == null) return undefined;
+  const ms = new Date(end).getTime() - new Date(start).getTime();
+  if (!Number.isFinite(ms) || ms < 0) return undefined;
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+export function formatWhen(value: string | number | null | undefined, now = Date.now()): string | undefined {
+  if (value == null) return undefined;
+  const t = new Date(value).getTime();
+  if (!Number.isFinite(t)) return undefined;
+  const seconds = Math.round((now - t) / 1000);
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  if (seconds < 30 * 86_400) return `${Math.floor(seconds / 86_400)} d ago`;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+/** A one-line preview of a JSON object (e.g. an example's inputs). */
+export function summarize(value: unknown, max = 60): string {
+  if (value == null) return '';
+  let text: string;
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    const entries = Object.entries(value as Record<string, unknown>);
+    text = entries.length === 1 ? preview(entries[0][1]) : entries.map(([k, v]) => `${k}: ${preview(v)}`).join(', ');
+  } else text = preview(value);
+  text = text.replace(/\s+/g, ' ').trim();
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function preview(v: unknown): string {
+  if (typeof v === 'string') return v;
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+
+/** Markdown with the given lines; server text is escaped so it renders as text. */
+export function markdownLines(lines: (string | undefined)[]): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  md.supportHtml = false;
+  md.isTrusted = false;
+  md.appendMarkdown(lines.filter((l): l is string => l !== undefined).join('\n\n'));
+  return md;
+}
+
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
+}

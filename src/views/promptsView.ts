@@ -1,0 +1,158 @@
+// Prompts: the workspace's own prompt repos → commits (hash, time, tags); a second node searches public
+// prompts of other workspaces.
+import * as vscode from 'vscode';
+import type { Commit, PromptRepo, PromptTag } from '../client';
+import { Commands } from '../commands/ids';
+import { escapeMarkdown, formatWhen, markdownLines } from './format';
+import { PagedParentNode, TreeNode, type ViewContext } from './treeNode';
+
+const PAGE = 50;
+
+export class PromptsRoot extends PagedParentNode<PromptRepo> {
+  nameQuery: string | undefined;
+  readonly publicPrompts: PublicPromptsNode;
+
+  constructor(view: ViewContext) {
+    super('prompts', undefined, PAGE, view);
+    this.hidden = true;
+    this.publicPrompts = new PublicPromptsNode(view);
+  }
+
+  treeItem(): vscode.TreeItem {
+    return new vscode.TreeItem('Prompts');
+  }
+
+  protected override fixedChildren(): TreeNode[] {
+    return [this.publicPrompts];
+  }
+
+  protected async openList(): Promise<AsyncIterator<PromptRepo>> {
+    const client = await this.view.clients.client();
+    const own = (await client.settings()).tenant_handle;
+    const all = client.prompts.list({ query: this.nameQuery || undefined });
+    // /repos lists what the caller can see; the top level shows the workspace's own prompts only.
+    return (async function* () {
+      for await (const repo of all) if (!repo.owner || repo.owner === own || repo.owner === '-') yield repo;
+    })();
+  }
+
+  protected itemNode(repo: PromptRepo): TreeNode {
+    return new PromptNode(repo, this.childParent, this.view, true);
+  }
+
+  protected override emptyLabel(): string {
+    return this.nameQuery ? `No prompt matches “${this.nameQuery}”` : 'No prompts yet';
+  }
+
+  override reset(): void {
+    super.reset();
+    this.publicPrompts.reset();
+  }
+}
+
+export class PublicPromptsNode extends PagedParentNode<PromptRepo> {
+  query: string | undefined;
+
+  constructor(view: ViewContext) {
+    super('prompts/public', undefined, PAGE, view);
+  }
+
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem('Public prompts', vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('globe');
+    item.description = this.query ? `“${this.query}”` : 'search with the view’s search button';
+    item.contextValue = 'publicPrompts';
+    return item;
+  }
+
+  protected async openList(): Promise<AsyncIterator<PromptRepo>> {
+    const client = await this.view.clients.client();
+    const own = (await client.settings()).tenant_handle;
+    const all = client.prompts.list({ isPublic: true, query: this.query || undefined });
+    return (async function* () {
+      for await (const repo of all) if (repo.owner && repo.owner !== own) yield repo;
+    })();
+  }
+
+  protected itemNode(repo: PromptRepo): TreeNode {
+    return new PromptNode(repo, this, this.view, false);
+  }
+
+  protected override emptyLabel(): string {
+    return this.query ? `No public prompt matches “${this.query}”` : 'No public prompts from other workspaces';
+  }
+}
+
+export class PromptNode extends PagedParentNode<Commit> {
+  private tags: PromptTag[] = [];
+
+  constructor(
+    readonly repo: PromptRepo,
+    parent: TreeNode | undefined,
+    view: ViewContext,
+    readonly own: boolean,
+  ) {
+    super(`prompt/${repo.owner ?? '-'}/${repo.repo_handle}`, parent, PAGE, view);
+  }
+
+  /** `owner/name` as the API and the links want it. */
+  get identifier(): string {
+    return `${this.own ? '-' : this.repo.owner}/${this.repo.repo_handle}`;
+  }
+
+  treeItem(): vscode.TreeItem {
+    const r = this.repo;
+    const item = new vscode.TreeItem(this.own ? r.repo_handle : `${r.owner}/${r.repo_handle}`, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon(r.is_archived ? 'archive' : 'comment-discussion');
+    item.description = [
+      r.is_public ? 'public' : undefined,
+      r.is_archived ? 'archived' : undefined,
+      typeof r.num_commits === 'number' ? `${r.num_commits} commits` : undefined,
+      typeof r.num_likes === 'number' && r.num_likes > 0 ? `♥ ${r.num_likes}` : undefined,
+      formatWhen(r.updated_at),
+    ].filter(Boolean).join(' · ');
+    item.tooltip = markdownLines([`**${escapeMarkdown(r.full_name ?? r.repo_handle)}**`, r.description ? escapeMarkdown(String(r.description)) : undefined, r.tags?.length ? `Tags: ${r.tags.map(escapeMarkdown).join(', ')}` : undefined]);
+    const flags = [this.own ? 'own' : 'other', r.is_public ? 'public' : 'private', r.is_archived ? 'archived' : 'active'];
+    item.contextValue = `prompt.${flags.join('.')}`;
+    return item;
+  }
+
+  protected async openList(): Promise<AsyncIterator<Commit>> {
+    const client = await this.view.clients.client();
+    this.tags = this.own ? await client.prompts.listTags(this.identifier).catch(() => []) : [];
+    return client.prompts.listCommits(this.identifier);
+  }
+
+  protected itemNode(commit: Commit): TreeNode {
+    const tags = this.tags.filter((t) => t.commit_hash === commit.commit_hash || t.commit_id === commit.id).map((t) => t.tag_name);
+    return new CommitNode(commit, this, tags);
+  }
+
+  protected override emptyLabel(): string {
+    return 'No commits yet';
+  }
+}
+
+export class CommitNode extends TreeNode {
+  constructor(
+    readonly commit: Commit,
+    readonly promptNode: PromptNode,
+    readonly tags: string[],
+  ) {
+    super(`${promptNode.id}/commit/${commit.commit_hash}`, promptNode);
+  }
+
+  treeItem(): vscode.TreeItem {
+    const c = this.commit;
+    const item = new vscode.TreeItem(c.commit_hash.slice(0, 8), vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon(this.tags.length ? 'tag' : 'git-commit');
+    item.description = [this.tags.join(', ') || undefined, formatWhen(c.created_at)].filter(Boolean).join(' · ');
+    item.tooltip = markdownLines([`Commit \`${c.commit_hash}\``, c.created_at ? `Created ${new Date(c.created_at).toLocaleString()}` : undefined, this.tags.length ? `Tags: ${this.tags.map(escapeMarkdown).join(', ')}` : undefined]);
+    item.contextValue = 'commit';
+    item.command = { command: Commands.openCommit, title: 'Open Commit', arguments: [this] };
+    return item;
+  }
+}

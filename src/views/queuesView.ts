@@ -1,0 +1,95 @@
+// Annotation queues → the runs in each queue (with their index); the size is in the description.
+import * as vscode from 'vscode';
+import type { AnnotationQueue, QueueRun } from '../client';
+import { Commands } from '../commands/ids';
+import { escapeMarkdown, formatWhen, markdownLines } from './format';
+import { PagedParentNode, TreeNode, type ViewContext } from './treeNode';
+
+const PAGE = 50;
+
+export class QueuesRoot extends PagedParentNode<AnnotationQueue> {
+  constructor(view: ViewContext) {
+    super('queues', undefined, PAGE, view);
+    this.hidden = true;
+  }
+
+  treeItem(): vscode.TreeItem {
+    return new vscode.TreeItem('Annotation Queues');
+  }
+
+  protected async openList(): Promise<AsyncIterator<AnnotationQueue>> {
+    const client = await this.view.clients.client();
+    return client.annotationQueues.list();
+  }
+
+  protected itemNode(queue: AnnotationQueue): TreeNode {
+    return new QueueNode(queue, this.childParent, this.view);
+  }
+
+  protected override emptyLabel(): string {
+    return 'No annotation queues yet';
+  }
+}
+
+export class QueueNode extends PagedParentNode<QueueRun> {
+  constructor(
+    readonly queue: AnnotationQueue,
+    parent: TreeNode | undefined,
+    view: ViewContext,
+  ) {
+    super(`queue/${queue.id}`, parent, PAGE, view);
+  }
+
+  treeItem(): vscode.TreeItem {
+    const q = this.queue;
+    // The listing carries each queue's size (total_runs), so no call per queue is needed.
+    const size = (q as { total_runs?: unknown }).total_runs;
+    const item = new vscode.TreeItem(q.name, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('checklist');
+    item.description = typeof size === 'number' ? `${size} run${size === 1 ? '' : 's'}` : undefined;
+    item.tooltip = markdownLines([
+      `**${escapeMarkdown(q.name)}**`,
+      q.description ? escapeMarkdown(String(q.description)) : undefined,
+      q.rubric_instructions ? `Rubric: ${escapeMarkdown(String(q.rubric_instructions))}` : undefined,
+      `id \`${q.id}\``,
+    ]);
+    item.contextValue = 'queue';
+    return item;
+  }
+
+  protected async openList(): Promise<AsyncIterator<QueueRun>> {
+    const client = await this.view.clients.client();
+    return client.annotationQueues.listRuns(this.queue.id);
+  }
+
+  protected itemNode(run: QueueRun): TreeNode {
+    return new QueueRunNode(run, this, this.paged.items.indexOf(run));
+  }
+
+  protected override emptyLabel(): string {
+    return 'The queue is empty';
+  }
+}
+
+export class QueueRunNode extends TreeNode {
+  constructor(
+    readonly run: QueueRun,
+    readonly queueNode: QueueNode,
+    readonly index: number,
+  ) {
+    super(`${queueNode.id}/run/${run.queue_run_id ?? run.id}`, queueNode);
+  }
+
+  treeItem(): vscode.TreeItem {
+    const r = this.run;
+    const item = new vscode.TreeItem(`${this.index}. ${r.name ?? r.id}`, vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon(r.last_reviewed_time ? 'pass' : 'circle-large-outline');
+    item.description = [r.run_type, r.last_reviewed_time ? 'reviewed' : 'not reviewed', r.added_at ? `added ${formatWhen(r.added_at)}` : undefined].filter(Boolean).join(' · ');
+    item.tooltip = markdownLines([`**${escapeMarkdown(r.name ?? '')}**`, `run id \`${r.id}\``]);
+    item.contextValue = 'queueRun';
+    item.command = { command: Commands.openRun, title: 'Open Run', arguments: [this] };
+    return item;
+  }
+}

@@ -1,0 +1,264 @@
+// The building blocks every LangSmith tree shares: nodes with stable ids, children loaded lazily and in pages
+// ("Load more"), and errors shown as nodes in the tree instead of toasts.
+import * as vscode from 'vscode';
+import { LangSmithAuthError, LangSmithNotFoundError } from '../client';
+import { NotSignedInError } from '../auth/clientService';
+import { Commands } from '../commands/ids';
+import type { ClientService } from '../auth/clientService';
+
+/** What nodes of one view share: the API and a way to redraw themselves. */
+export interface ViewContext {
+  readonly clients: ClientService;
+  redraw(node: TreeNode): void;
+}
+
+export abstract class TreeNode {
+  constructor(
+    readonly id: string,
+    readonly parent: TreeNode | undefined,
+  ) {}
+
+  abstract treeItem(): vscode.TreeItem;
+
+  /** Children of an expandable node; leaves keep the default. */
+  async children(): Promise<TreeNode[]> {
+    return [];
+  }
+
+  /** Forgets loaded children so the next expansion loads them again. */
+  reset(): void {}
+}
+
+export class MessageNode extends TreeNode {
+  constructor(
+    id: string,
+    parent: TreeNode | undefined,
+    private readonly label: string,
+    private readonly options: { icon?: string; tooltip?: string; command?: vscode.Command; contextValue?: string } = {},
+  ) {
+    super(id, parent);
+  }
+
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.label, vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = this.options.icon ? new vscode.ThemeIcon(this.options.icon) : undefined;
+    item.tooltip = this.options.tooltip;
+    item.command = this.options.command;
+    item.contextValue = this.options.contextValue ?? 'message';
+    return item;
+  }
+}
+
+/** A node describing why children could not be loaded, with the action that helps. */
+export function errorNode(parent: TreeNode | undefined, idPrefix: string, err: unknown): MessageNode {
+  const id = `${idPrefix}/error`;
+  if (err instanceof NotSignedInError) {
+    return new MessageNode(id, parent, 'Sign in to LangSmith…', { icon: 'sign-in', command: { command: Commands.signIn, title: 'Sign In' } });
+  }
+  if (err instanceof LangSmithAuthError) {
+    return new MessageNode(id, parent, 'The API key was rejected — sign in again…', {
+      icon: 'warning',
+      tooltip: err.message,
+      command: { command: Commands.signIn, title: 'Sign In' },
+    });
+  }
+  if (err instanceof LangSmithNotFoundError) {
+    return new MessageNode(id, parent, 'Not found — it may have been deleted. Refresh.', { icon: 'warning', tooltip: err.message });
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new MessageNode(id, parent, `Could not load: ${message}`, {
+    icon: 'error',
+    tooltip: `${message}\n\nClick to see the LangSmith log.`,
+    command: { command: Commands.showLog, title: 'Show Log' },
+  });
+}
+
+/**
+ * Children that come from a lazy async iterator, one page at a time. Concurrent loads share one promise, so
+ * expanding a node twice quickly never fetches twice.
+ */
+export class PagedChildren<T> {
+  private iterator: AsyncIterator<T> | undefined;
+  private readonly loaded: T[] = [];
+  private done = false;
+  private pending: Promise<void> | undefined;
+  private failure: unknown;
+
+  constructor(
+    private readonly open: () => Promise<AsyncIterator<T>>,
+    readonly pageSize: number,
+  ) {}
+
+  get items(): readonly T[] {
+    return this.loaded;
+  }
+
+  get hasMore(): boolean {
+    return !this.done;
+  }
+
+  get error(): unknown {
+    return this.failure;
+  }
+
+  get started(): boolean {
+    return this.iterator !== undefined || this.done || this.failure !== undefined;
+  }
+
+  /** Loads the next page (or nothing if a load is already under way or all is loaded). */
+  loadMore(): Promise<void> {
+    this.pending ??= this.loadPage().finally(() => (this.pending = undefined));
+    return this.pending;
+  }
+
+  private async loadPage(): Promise<void> {
+    this.failure = undefined;
+    try {
+      this.iterator ??= await this.open();
+      for (let i = 0; i < this.pageSize; i++) {
+        const next = await this.iterator.next();
+        if (next.done) {
+          this.done = true;
+          return;
+        }
+        this.loaded.push(next.value);
+      }
+      // Peek ahead is not possible without consuming; the next page tells whether more exist.
+    } catch (err) {
+      this.failure = err;
+    }
+  }
+
+  reset(): void {
+    void this.iterator?.return?.();
+    this.iterator = undefined;
+    this.loaded.length = 0;
+    this.done = false;
+    this.failure = undefined;
+  }
+}
+
+/** The "Load more" row at the end of a paged list. */
+export class LoadMoreNode extends TreeNode {
+  constructor(
+    parent: TreeNode | undefined,
+    idPrefix: string,
+    readonly owner: { loadMore(): Promise<void> },
+    private readonly shown: number,
+  ) {
+    super(`${idPrefix}/loadMore/${shown}`, parent);
+  }
+
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('ellipsis');
+    item.tooltip = `${this.shown} shown; load the next page`;
+    item.contextValue = 'loadMore';
+    item.command = { command: Commands.loadMore, title: 'Load More', arguments: [this] };
+    return item;
+  }
+}
+
+/**
+ * A node whose children are a paged list: the first page loads on expansion, "Load more" appends the next.
+ * Subclasses map items to nodes and may add fixed nodes before the list.
+ */
+export abstract class PagedParentNode<T> extends TreeNode {
+  protected readonly paged: PagedChildren<T>;
+  private nodes = new Map<string, TreeNode>();
+
+  constructor(
+    id: string,
+    parent: TreeNode | undefined,
+    pageSize: number,
+    readonly view: ViewContext,
+  ) {
+    super(id, parent);
+    this.paged = new PagedChildren(() => this.openList(), pageSize);
+  }
+
+  protected abstract openList(): Promise<AsyncIterator<T>>;
+  protected abstract itemNode(item: T): TreeNode;
+  /** The parent its child nodes report: itself, or nothing when it is a view's hidden root. */
+  protected get childParent(): TreeNode | undefined {
+    return this.hidden ? undefined : this;
+  }
+  /** A view's invisible root: its children are the view's top-level items. */
+  hidden = false;
+  protected emptyLabel(): string {
+    return 'Nothing here yet';
+  }
+  /** Fixed nodes shown before the paged list (e.g. "Splits", "Versions"). */
+  protected fixedChildren(): TreeNode[] {
+    return [];
+  }
+
+  async loadMore(): Promise<void> {
+    await this.paged.loadMore();
+    this.view.redraw(this);
+  }
+
+  override async children(): Promise<TreeNode[]> {
+    if (!this.paged.started) await this.paged.loadMore();
+    const fixed = this.fixedChildren();
+    const parent = this.childParent;
+    if (this.paged.error !== undefined && this.paged.items.length === 0) return [...fixed, errorNode(parent, this.id, this.paged.error)];
+    const items = this.paged.items.map((item) => this.cachedNode(item));
+    const tail: TreeNode[] = [];
+    if (this.paged.error !== undefined) tail.push(errorNode(parent, this.id, this.paged.error));
+    else if (this.paged.hasMore) tail.push(new LoadMoreNode(parent, this.id, this, items.length));
+    if (items.length === 0 && fixed.length === 0 && tail.length === 0) return [new MessageNode(`${this.id}/empty`, parent, this.emptyLabel(), { icon: 'info' })];
+    return [...fixed, ...items, ...tail];
+  }
+
+  /** Reuses node objects across renders so their own loaded children survive a "Load more" of the parent. */
+  private cachedNode(item: T): TreeNode {
+    const fresh = this.itemNode(item);
+    const existing = this.nodes.get(fresh.id);
+    if (existing) return existing;
+    this.nodes.set(fresh.id, fresh);
+    return fresh;
+  }
+
+  override reset(): void {
+    this.paged.reset();
+    this.nodes = new Map();
+  }
+}
+
+/** The TreeDataProvider of one view: a hidden root node whose children are the top-level items. */
+export class NodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(readonly root: TreeNode) {}
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    return node.treeItem();
+  }
+
+  getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    return (node ?? this.root).children();
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return node.parent;
+  }
+
+  /** Reloads one node's children (or the whole view). */
+  refresh(node: TreeNode = this.root): void {
+    node.reset();
+    this.changed.fire(node === this.root ? undefined : node);
+  }
+
+  /** Redraws a node without forgetting what it has loaded (after "Load more"). */
+  redraw(node: TreeNode | undefined): void {
+    this.changed.fire(node === this.root ? undefined : node);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
