@@ -159,6 +159,24 @@ describe('client ↔ local server: datasets', () => {
     const similar = await c.datasets.similarExamples({ datasetId: ds.id, inputs: { q: 'bread' }, limit: 2 });
     assert.equal(similar.length, 2);
     assert.ok(similar.every((e) => String(e.inputs['q']).includes('bread')));
+    assert.equal((await c.datasets.similarExamples({ datasetId: ds.id, inputs: { q: 'bread' }, limit: 1 })).length, 1, 'limit honoured');
+  });
+
+  it('indexes at a tag and filters similar examples by metadata', async () => {
+    const ds = await c.datasets.create({ name: unique('search-tag') });
+    const first = await c.examples.create({
+      datasetId: ds.id,
+      examples: [
+        { inputs: { q: 'sourdough bread starter' }, metadata: { lang: 'en' } },
+        { inputs: { q: 'bread and butter' }, metadata: { lang: 'fr' } },
+      ],
+    });
+    await c.datasets.updateTag({ datasetId: ds.id, asOf: first.as_of!, tag: 'indexed' });
+    await c.datasets.index({ datasetId: ds.id, tag: 'indexed' });
+    const en = await c.datasets.similarExamples({ datasetId: ds.id, inputs: { q: 'bread' }, limit: 10, filter: 'eq(metadata.lang, "en")' });
+    assert.deepEqual(en.map((e) => e.inputs['q']), ['sourdough bread starter']);
+    const both = await c.datasets.similarExamples({ datasetId: ds.id, inputs: { q: 'bread' }, limit: 10 });
+    assert.equal(both.length, 2);
   });
 
   it('reads the OpenAI fine-tuning export as JSON lines', async () => {
