@@ -19,7 +19,13 @@ import { LangSmithDocuments, SCHEME } from './views/documents';
 import { LangSmithViews } from './views/views';
 import { HelloPanel, type HelloServices } from './webviews/helloPanel';
 
-export function activate(context: vscode.ExtensionContext): void {
+/** What activate returns: the live services, for the extension's own tests. */
+export interface WorkbenchApi {
+  readonly views: LangSmithViews;
+  readonly clients: ClientService;
+}
+
+export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   const log = createLog();
   const credentials = new Credentials(context.secrets);
   const connection = new ConnectionState(credentials);
@@ -51,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(HelloPanel.registerSerializer(helloServices));
 
   void connection.updateContext();
+  return { views, clients };
 }
 
 export function deactivate(): void {

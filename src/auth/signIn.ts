@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { LangSmithAuthError, LangSmithError } from '../client';
 import { UserCancelled } from '../commands/registerCommand';
 import { ConfigKeys, normalizeEndpoint, readConnectionSettings } from '../common/config';
+import { validateApiKeyInput, validateEndpointInput } from '../common/validation';
 import { createClient } from './clientService';
 import type { Credentials } from './credentials';
 
@@ -13,30 +14,7 @@ export const ENDPOINT_PRESETS = [
   { label: 'Local server', endpoint: 'http://127.0.0.1:1984', detail: 'npm run server -- --seed demo; API key local-dev-key' },
 ] as const;
 
-/** Problems with a typed API key, or undefined when it looks usable. */
-export function validateApiKeyInput(value: string): string | undefined {
-  const key = value.trim();
-  if (!key) return 'Enter your LangSmith API key.';
-  if (/\s/.test(key)) return 'An API key has no spaces or line breaks.';
-  if (key.length < 8) return 'That is too short to be a LangSmith API key.';
-  return undefined;
-}
-
-/** Problems with a typed endpoint URL, or undefined when it is usable. */
-export function validateEndpointInput(value: string): string | undefined {
-  const text = value.trim();
-  if (!text) return 'Enter the URL of the LangSmith API, e.g. https://langsmith.example.com/api/v1';
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return 'That is not a URL: start with https:// (or http:// for a local server).';
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'Use an http:// or https:// URL.';
-  if (url.username || url.password) return 'Leave credentials out of the URL; the API key is asked for next.';
-  if (url.search || url.hash) return 'Leave query strings and fragments out of the endpoint URL.';
-  return undefined;
-}
+export { validateApiKeyInput, validateEndpointInput };
 
 async function pickEndpoint(current: string): Promise<string> {
   type Item = vscode.QuickPickItem & { endpoint?: string };

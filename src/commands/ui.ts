@@ -37,22 +37,4 @@ export async function ask(options: vscode.InputBoxOptions): Promise<string> {
   return value.trim();
 }
 
-/** Validation for names of projects, datasets and queues. */
-export function validateName(kind: string) {
-  return (value: string): string | undefined => {
-    const v = value.trim();
-    if (!v) return `Give the ${kind} a name.`;
-    if (v.length > 200) return `Keep the ${kind} name under 200 characters.`;
-    if (/[\u0000-\u001f]/.test(v)) return 'Names cannot contain control characters.';
-    return undefined;
-  };
-}
-
-/** Validation for prompt names: the hub's handle rules (lowercase letters, digits, - and _). */
-export function validatePromptName(value: string): string | undefined {
-  const v = value.trim();
-  if (!v) return 'Give the prompt a name.';
-  if (!/^[a-z0-9][a-z0-9_-]*$/.test(v)) return 'Use lowercase letters, digits, - and _ (starting with a letter or digit).';
-  if (v.length > 100) return 'Keep the prompt name under 100 characters.';
-  return undefined;
-}
+export { validateName, validatePromptName } from '../common/validation';

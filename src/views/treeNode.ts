@@ -204,6 +204,8 @@ export abstract class PagedParentNode<T> extends TreeNode {
     if (!this.paged.started) await this.paged.loadMore();
     const fixed = this.fixedChildren();
     const parent = this.childParent;
+    // Signed out, a view stays empty so that its sign-in welcome content shows.
+    if (this.hidden && this.paged.error instanceof NotSignedInError) return [];
     if (this.paged.error !== undefined && this.paged.items.length === 0) return [...fixed, errorNode(parent, this.id, this.paged.error)];
     const items = this.paged.items.map((item) => this.cachedNode(item));
     const tail: TreeNode[] = [];

@@ -1,0 +1,94 @@
+// The user flows of the extension, clicked in the real workbench with the packaged .vsix, against a local
+// server with demo data: sign in, add two selected runs to an annotation queue, share a dataset.
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { startServer } from '../../server/index';
+import { openLangSmithContainer, openWorkbench, screenshot, type Workbench } from './workbench';
+
+describe('user flows', function () {
+  let wb: Workbench;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  const key = 'local-dev-key';
+  const api = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${server.url}${path}`, { headers: { 'x-api-key': key } });
+    assert.equal(res.status, 200, `GET ${path}`);
+    return (await res.json()) as T;
+  };
+  const sidebar = (page: Page) => page.locator('.part.sidebar');
+  const row = (page: Page, name: string | RegExp) => sidebar(page).getByRole('treeitem', { name }).first();
+
+  before(async () => {
+    server = await startServer({ port: 0, db: ':memory:', seed: 'demo', quiet: true });
+    wb = await openWorkbench();
+  });
+  after(async () => {
+    await wb?.close();
+    await server?.close();
+  });
+
+  it('signs in through the UI: endpoint, a rejected key, then the right one', async () => {
+    const { page } = wb;
+    await openLangSmithContainer(page);
+    await sidebar(page).locator('.welcome-view-content a.monaco-button', { hasText: 'Sign In' }).first().click();
+
+    const input = page.locator('.quick-input-widget input');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Other URL…' }).click();
+    await input.fill(server.url);
+    await input.press('Enter');
+
+    const password = page.locator('.quick-input-widget input[type="password"]');
+    await password.waitFor();
+    await password.fill('not-the-right-key');
+    await password.press('Enter');
+    const message = page.locator('.quick-input-widget .quick-input-message');
+    await message.filter({ hasText: 'rejected this API key' }).waitFor({ timeout: 15_000 });
+    await screenshot(page, 'sign-in-rejected');
+
+    await password.fill(key);
+    await password.press('Enter');
+    await row(page, /demo-support-chatbot/).waitFor({ timeout: 30_000 });
+    await screenshot(page, 'signed-in');
+  });
+
+  it('adds two selected runs to an annotation queue from the context menu', async () => {
+    const { page } = wb;
+    const queues = await api<{ id: string; name: string }[]>('/annotation-queues');
+    const queue = queues.find((q) => q.name === 'demo-review')!;
+    const before = (await api<{ size: number }>(`/annotation-queues/${queue.id}/size`)).size;
+
+    await row(page, /demo-support-chatbot/).click();
+    const runs = sidebar(page).getByRole('treeitem', { name: /SupportPipeline/ });
+    await runs.nth(1).waitFor();
+    await runs.nth(0).click();
+    await runs.nth(1).click({ modifiers: ['Control'] });
+    await runs.nth(1).click({ button: 'right' });
+    await page.locator('.monaco-menu .action-label', { hasText: 'Add to Annotation Queue…' }).click();
+
+    const choice = page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo-review' });
+    await choice.waitFor();
+    await screenshot(page, 'add-to-queue');
+    await choice.click();
+
+    await sidebar(page).getByRole('treeitem', { name: new RegExp(`demo-review`) }).filter({ hasText: `${before + 2} runs` }).waitFor({ timeout: 15_000 });
+    const after = (await api<{ size: number }>(`/annotation-queues/${queue.id}/size`)).size;
+    assert.equal(after, before + 2);
+    await screenshot(page, 'queue-after-add');
+  });
+
+  it('shares a dataset and its public link shows it', async () => {
+    const { page } = wb;
+    const datasets = await api<{ id: string; name: string }[]>('/datasets?name=demo-support-qa');
+    await row(page, /demo-support-qa/).click({ button: 'right' });
+    await page.locator('.monaco-menu .action-label', { hasText: 'Share Dataset (Public Link)' }).click();
+    await page.locator('.notifications-toasts', { hasText: 'Anyone with the link can now see the dataset' }).waitFor({ timeout: 15_000 });
+    await screenshot(page, 'dataset-shared');
+
+    const share = await api<{ share_token: string }>(`/datasets/${datasets[0].id}/share`);
+    const publicPage = await wb.browser.newPage();
+    const res = await publicPage.goto(`${server.url}/public/${share.share_token}/d`);
+    assert.equal(res?.status(), 200);
+    await publicPage.getByText('demo-support-qa').first().waitFor();
+    await screenshot(publicPage, 'dataset-public-page');
+    await publicPage.close();
+  });
+});

@@ -1,0 +1,181 @@
+// The four trees and the item commands, inside the real extension host, against the local server's demo data.
+// Nodes come from the extension's own API (activate's return value); the tests drive them through the
+// registered commands, and check the outcome through the server.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { WorkbenchApi } from '../../../src/extension';
+import type { TreeNode } from '../../../src/views/treeNode';
+
+const EXTENSION_ID = 'langsmith-workbench.langsmith-workbench';
+const endpoint = process.env.LANGSMITH_ENDPOINT ?? '';
+const apiKey = process.env.LANGSMITH_API_KEY ?? '';
+
+type AnyNode = TreeNode & Record<string, any>;
+
+async function api(path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${endpoint}${path}`, { ...init, headers: { 'x-api-key': apiKey, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+}
+
+describe('trees and commands against the local server', function () {
+  let workbench: WorkbenchApi;
+  const children = async (view: keyof Pick<WorkbenchApi['views'], 'projects' | 'datasets' | 'prompts' | 'queues'>, node?: TreeNode) =>
+    (await workbench.views[view].provider.getChildren(node)) as AnyNode[];
+  const label = (node: TreeNode) => {
+    const l = node.treeItem().label;
+    return typeof l === 'string' ? l : (l?.label ?? '');
+  };
+
+  before(async () => {
+    assert.ok(endpoint.startsWith('http://127.0.0.1:'), 'the runner passes the local server in LANGSMITH_ENDPOINT');
+    workbench = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as WorkbenchApi;
+  });
+
+  it('lists the demo projects, and a project its root runs newest first, paged with Load more', async () => {
+    const projects = await children('projects');
+    const names = projects.map(label);
+    assert.ok(names.includes('demo-support-chatbot'), `projects: ${names.join(', ')}`);
+    const project = projects.find((p) => label(p) === 'demo-support-chatbot')!;
+
+    const first = await children('projects', project);
+    const runs = first.filter((n) => n.id.startsWith('run/'));
+    assert.equal(runs.length, 50, 'the first page holds 50 runs');
+    const more = first.at(-1)!;
+    assert.equal(label(more), 'Load more…');
+    const starts = runs.map((r) => new Date(r.run.start_time).getTime());
+    assert.deepEqual(starts, [...starts].sort((a, b) => b - a), 'root runs come newest first');
+    assert.ok(runs.every((r) => r.run.parent_run_id == null), 'only root runs at the top');
+
+    await vscode.commands.executeCommand('langsmith.loadMore', more);
+    const second = (await children('projects', project)).filter((n) => n.id.startsWith('run/'));
+    assert.ok(second.length > 50, 'Load more appended the next page');
+    assert.equal(new Set(second.map((r) => r.id)).size, second.length, 'no run twice');
+    assert.deepEqual(second.slice(0, 50).map((r) => r.id), runs.map((r) => r.id), 'the first page stays in place');
+  });
+
+  it('shows child runs under a run and opens a run as read-only JSON', async () => {
+    const project = (await children('projects')).find((p) => label(p) === 'demo-support-chatbot')!;
+    const root = (await children('projects', project)).find((n) => n.id.startsWith('run/'))!;
+    const kids = (await children('projects', root)).filter((n) => n.id.startsWith('run/'));
+    assert.ok(kids.length > 0, 'a demo trace has child runs');
+    assert.ok(kids.every((k) => k.run.parent_run_id === root.run.id));
+
+    await vscode.commands.executeCommand('langsmith.openRun', root);
+    const editor = vscode.window.activeTextEditor;
+    assert.ok(editor, 'an editor opened');
+    assert.equal(editor.document.uri.scheme, 'langsmith');
+    const shown = JSON.parse(editor.document.getText());
+    assert.equal(shown.id, root.run.id);
+    assert.equal(shown.name, root.run.name);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('filters a project to failed runs only', async () => {
+    await vscode.commands.executeCommand('langsmith.toggleErrorsOnly');
+    try {
+      const project = (await children('projects')).find((p) => label(p) === 'demo-support-chatbot')!;
+      const runs = (await children('projects', project)).filter((n) => n.id.startsWith('run/'));
+      assert.ok(runs.length > 0, 'the demo has failed runs');
+      assert.ok(runs.every((r) => r.run.error), 'only failed runs are listed');
+    } finally {
+      await vscode.commands.executeCommand('langsmith.toggleErrorsOnly');
+    }
+  });
+
+  it('copies the ids of all selected runs', async () => {
+    const project = (await children('projects')).find((p) => label(p) === 'demo-support-chatbot')!;
+    const runs = (await children('projects', project)).filter((n) => n.id.startsWith('run/')).slice(0, 2);
+    await vscode.commands.executeCommand('langsmith.copyId', runs[0], runs);
+    assert.equal(await vscode.env.clipboard.readText(), runs.map((r) => r.run.id).join('\n'));
+  });
+
+  it('shows a dataset’s splits, versions with tags, and examples', async () => {
+    const dataset = (await children('datasets')).find((d) => label(d) === 'demo-support-qa')!;
+    assert.ok(dataset, 'the demo dataset is listed');
+    const kids = await children('datasets', dataset);
+    assert.deepEqual(kids.slice(0, 2).map(label), ['Splits', 'Versions']);
+    const splits = (await children('datasets', kids[0])).map(label).sort();
+    assert.deepEqual(splits, ['test', 'train', 'validation']);
+    const versions = await children('datasets', kids[1]);
+    const tags = versions.flatMap((v) => v.version.tags ?? []);
+    assert.ok(tags.includes('prod') && tags.includes('v1'), `tags: ${tags.join(', ')}`);
+    const examples = kids.slice(2).filter((n) => n.id.startsWith('example/'));
+    assert.equal(examples.length, 15);
+  });
+
+  it('shares a dataset: the public link works, and stops working after unsharing', async () => {
+    const dataset = (await children('datasets')).find((d) => label(d) === 'demo-support-qa')!;
+    await vscode.commands.executeCommand('langsmith.shareDataset', dataset);
+    const url = await vscode.env.clipboard.readText();
+    assert.match(url, new RegExp(`^${endpoint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/public/[^/]+/d$`));
+    const page = await fetch(url);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /demo-support-qa/);
+
+    await vscode.commands.executeCommand('langsmith.unshareDataset', dataset);
+    assert.equal((await fetch(url)).status, 404);
+  });
+
+  it('shares a run through its public link', async () => {
+    const project = (await children('projects')).find((p) => label(p) === 'demo-support-chatbot')!;
+    const run = (await children('projects', project)).find((n) => n.id.startsWith('run/'))!;
+    await vscode.commands.executeCommand('langsmith.shareRun', run);
+    const url = await vscode.env.clipboard.readText();
+    assert.match(url, /\/public\/[^/]+\/r$/);
+    assert.equal((await fetch(url)).status, 200);
+    await vscode.commands.executeCommand('langsmith.unshareRun', run);
+    assert.equal((await fetch(url)).status, 404);
+  });
+
+  it('lists own prompts with their commits and tags, and opens a commit manifest', async () => {
+    const prompts = await children('prompts');
+    assert.equal(label(prompts[0]), 'Public prompts');
+    const own = prompts.filter((p) => p.id.startsWith('prompt/'));
+    assert.ok(own.length >= 2, `own prompts: ${own.map(label).join(', ')}`);
+    const withTag = [];
+    for (const p of own) {
+      const commits = (await children('prompts', p)).filter((c) => c.id.includes('/commit/'));
+      assert.ok(commits.length > 0, `${label(p)} has commits`);
+      assert.ok(commits.every((c) => label(c).length === 8), 'commits show their 8-character hash');
+      withTag.push(...commits.filter((c) => c.tags.length > 0));
+    }
+    assert.ok(withTag.length > 0, 'the demo tags a commit');
+    await vscode.commands.executeCommand('langsmith.openCommit', withTag[0]);
+    const doc = vscode.window.activeTextEditor!.document;
+    const pulled = JSON.parse(doc.getText());
+    assert.equal(pulled.commit_hash, withTag[0].commit.commit_hash);
+    assert.ok(pulled.manifest, 'the manifest is shown');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('finds public prompts of the other workspace, never the own ones, under Public prompts', async () => {
+    const publicNode = (await children('prompts'))[0];
+    const found = (await children('prompts', publicNode)).filter((p) => p.id.startsWith('prompt/'));
+    assert.ok(found.length > 0, 'the other workspace has a public prompt');
+    assert.ok(found.every((p) => p.repo.owner === 'other' && p.repo.is_public));
+  });
+
+  it('lists annotation queues with their size and their runs by index', async () => {
+    const queues = await children('queues');
+    const queue = queues.find((q) => label(q) === 'demo-review')!;
+    assert.ok(queue, 'the demo queue is listed');
+    const size = ((await (await api(`/annotation-queues/${queue.queue.id}/size`)).json()) as { size: number }).size;
+    assert.equal(queue.treeItem().description, `${size} runs`);
+    const runs = await children('queues', queue);
+    assert.equal(runs.length, size);
+    assert.match(label(runs[0]), /^0\. /);
+  });
+
+  it('shows an error node when the server cannot be reached, and recovers', async () => {
+    const config = vscode.workspace.getConfiguration('langsmith');
+    await config.update('endpoint', 'http://127.0.0.1:9', vscode.ConfigurationTarget.Global);
+    try {
+      const nodes = await children('datasets');
+      assert.equal(nodes.length, 1);
+      assert.match(label(nodes[0]), /^Could not load/);
+    } finally {
+      await config.update('endpoint', undefined, vscode.ConfigurationTarget.Global);
+    }
+    const again = await children('datasets');
+    assert.ok(again.some((d) => label(d) === 'demo-support-qa'), 'back on the local server the datasets return');
+  });
+});
