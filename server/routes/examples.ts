@@ -231,11 +231,39 @@ export function listExamples(ctx: Ctx, q: ExampleQuery): RevRow[] {
     params.push(...f.params);
   }
   const index = q.asOf === null ? 'INDEXED BY exrev_current' : '';
-  return ctx.st.all<RevRow>(
-    `SELECT e.* FROM example_revisions e ${index} WHERE ${where.join(' AND ')} ORDER BY e.created_at, e.example_id LIMIT ? OFFSET ?`,
-    ...params, q.limit, q.offset,
-  );
+  const whereSql = where.join(' AND ');
+  // Paging by offset steps over `offset` index entries on every page, so deep pages of a large dataset
+  // cost more and more. The key (created_at, example_id) orders the examples totally, so the page at
+  // `offset` starts right after the last example of the page that ended there: remember where pages end
+  // and seek to it. The dataset's latest version is part of the key, so any change starts afresh.
+  const latest = ctx.st.one<{ v: string | null }>('SELECT MAX(as_of) AS v FROM dataset_versions WHERE dataset_id = ?', q.datasetId)?.v ?? '';
+  const base = `${latest}|${whereSql}|${JSON.stringify(params)}|`;
+  let ends = pageEnds.get(ctx);
+  if (!ends) pageEnds.set(ctx, (ends = new Map()));
+  const end = q.offset > 0 ? ends.get(base + q.offset) : undefined;
+  const rows = end
+    ? ctx.st.all<RevRow>(
+        `SELECT e.* FROM example_revisions e ${index} WHERE ${whereSql} AND (e.created_at, e.example_id) > (?, ?)
+          ORDER BY e.created_at, e.example_id LIMIT ?`,
+        ...params, end.createdAt, end.exampleId, q.limit,
+      )
+    : ctx.st.all<RevRow>(
+        `SELECT e.* FROM example_revisions e ${index} WHERE ${whereSql} ORDER BY e.created_at, e.example_id LIMIT ? OFFSET ?`,
+        ...params, q.limit, q.offset,
+      );
+  const last = rows[rows.length - 1];
+  if (rows.length === q.limit && last?.created_at) {
+    const key = base + (q.offset + rows.length);
+    ends.delete(key);
+    ends.set(key, { createdAt: last.created_at, exampleId: last.example_id });
+    if (ends.size > PAGE_ENDS_KEPT) ends.delete(ends.keys().next().value!);
+  }
+  return rows;
 }
+
+/** Where recent example pages ended, per server (see listExamples); the oldest are forgotten first. */
+const pageEnds = new WeakMap<Ctx, Map<string, { createdAt: string; exampleId: string }>>();
+const PAGE_ENDS_KEPT = 1000;
 
 const ALLOWED_CREATE = new Set(['created_at', 'metadata', 'split', 'source_run_id', 'use_source_run_io', 'use_source_run_attachments', 'id', 'dataset_id']);
 const ALLOWED_UPDATE = new Set(['metadata', 'split', 'created_at', 'id', 'dataset_id', 'inputs', 'outputs']);

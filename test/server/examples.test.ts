@@ -91,6 +91,34 @@ describe('examples: multipart create/update with attachments, reads, filters, de
     assert.equal(badFilter.status, 400);
   });
 
+  it('GET /examples pages: consecutive pages give the same rows as fresh offset reads, also across a change', async () => {
+    const c = client(srv());
+    const d = await c.createDataset('ex-paging');
+    // Equal created_at for many examples: the order falls back to the example id.
+    const createdAt = new Date('2026-01-01T00:00:00Z').toISOString();
+    await c.createExamples(Array.from({ length: 250 }, (_, i) => ({ dataset_id: d.id, inputs: { i }, created_at: i < 120 ? createdAt : undefined })) as any);
+    const page = async (offset: number, limit = 50, extra = '') =>
+      ((await api(srv(), 'GET', `/examples?dataset=${d.id}&limit=${limit}&offset=${offset}${extra}`)).body as { id: string }[]).map((e) => e.id);
+    // The reference: every page asked for on its own (no page ended where it starts before).
+    const fresh: string[][] = [];
+    for (let off = 200; off >= 0; off -= 50) fresh.unshift(await page(off));
+    const sequential: string[][] = [];
+    for (let off = 0; off < 250; off += 50) sequential.push(await page(off));
+    assert.deepEqual(sequential, fresh);
+    assert.equal(new Set(sequential.flat()).size, 250);
+    // A change between pages: the next page reflects the new state, exactly as an offset read would.
+    const [first] = await c.createExamples([{ dataset_id: d.id, inputs: { i: -1 }, created_at: '2020-01-01T00:00:00Z' } as any]);
+    const after = await page(50);
+    assert.equal(after[0], sequential[0]![49], 'the new first example shifts every later page by one');
+    assert.notEqual(first!.id, after[0]);
+    // Filters take part: a filtered listing is not mixed up with the plain one.
+    const odd = ((await api(srv(), 'GET', `/examples?dataset=${d.id}&limit=20&offset=20&filter=${encodeURIComponent('eq(metadata.x, 1)')}`)).body as unknown[]);
+    assert.deepEqual(odd, []);
+    const full = (await collect(c.listExamples({ datasetId: d.id }))).map((e) => e.id);
+    assert.equal(full.length, 251);
+    assert.deepEqual(full.slice(1, 251), sequential.flat());
+  });
+
   it('DELETE /examples/{id} and DELETE /examples?example_ids=…; old versions still read them', async () => {
     const c = client(srv());
     const d = await c.createDataset('ex-delete');

@@ -271,15 +271,14 @@ export class ExamplesResource {
   list(o: ExampleListOptions): AsyncGenerator<Example, void, undefined> {
     datasetTarget(o);
     for (const id of o.ids ?? []) assertUuid(id, 'exampleId');
-    const self = this;
-    return (async function* () {
-      const datasetId = await self.datasets.resolveId(o);
-      yield* offsetPaged(
-        (offset, limit) =>
-          self.ctx.http.request({
+    // One generator, not a wrapper around another: every example passes through each generator layer.
+    let datasetId: Promise<string> | undefined;
+    return offsetPaged(
+        async (offset, limit) =>
+          this.ctx.http.request({
             path: '/examples',
             query: {
-              dataset: datasetId,
+              dataset: await (datasetId ??= this.datasets.resolveId(o)),
               as_of: iso(o.asOf),
               inline_s3_urls: o.inlineS3Urls ?? true,
               id: o.ids,
@@ -296,6 +295,5 @@ export class ExamplesResource {
           }),
         { pageSize: Math.min(o.pageSize ?? 100, 100), offset: o.offset, limit: o.limit, prefetch: o.prefetch ?? 2 },
       );
-    })();
   }
 }
