@@ -36,6 +36,25 @@ describe('client ↔ local server: examples', () => {
     assert.deepEqual(byId.map((e) => e.id).sort(), made.example_ids.slice(0, 3).sort());
   });
 
+  it('lists lazily: nothing is requested before iteration; a dataset name is resolved once', async () => {
+    const ds = await c.datasets.create({ name: unique('lazy') });
+    await c.examples.create({ datasetId: ds.id, examples: Array.from({ length: 150 }, (_, i) => ({ inputs: { i } })) });
+    const paths: string[] = [];
+    const counted = clientFor(srv, {
+      fetch: ((url: string, init?: RequestInit) => (paths.push(new URL(url).pathname), fetch(url, init))) as typeof fetch,
+    });
+    const it = counted.examples.list({ datasetName: ds.name, pageSize: 50, prefetch: 2 });
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(paths, [], 'no request before iteration');
+    const rows = await collect(it);
+    assert.equal(rows.length, 150);
+    assert.deepEqual(paths.filter((p) => p === '/datasets'), ['/datasets'], 'the name is resolved once');
+    // Pages 0, 50, 100 and the short one at 150, plus at most `prefetch` pages asked for ahead.
+    const pages = paths.filter((p) => p === '/examples').length;
+    assert.ok(pages >= 4 && pages <= 6, `${pages} page requests`);
+    await assert.rejects(collect(c.examples.list({ datasetName: unique('missing') })), { message: /^Dataset\[id=undefined, name=missing-/ });
+  });
+
   it('creates one example with attachments; the attachment names lose their prefix and the links serve the bytes', async () => {
     const ds = await c.datasets.create({ name: unique('att') });
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
