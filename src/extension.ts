@@ -19,13 +19,13 @@ import { LangSmithDocuments, SCHEME } from './views/documents';
 import { LangSmithViews } from './views/views';
 import { HelloPanel, type HelloServices } from './webviews/helloPanel';
 
-/** What activate returns: the live services, for the extension's own tests. */
+/** What activate returns to the extension's own test suite (and to nobody else): the live services. */
 export interface WorkbenchApi {
   readonly views: LangSmithViews;
   readonly clients: ClientService;
 }
 
-export function activate(context: vscode.ExtensionContext): WorkbenchApi {
+export function activate(context: vscode.ExtensionContext): WorkbenchApi | undefined {
   const log = createLog();
   const credentials = new Credentials(context.secrets);
   const connection = new ConnectionState(credentials);
@@ -57,7 +57,8 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi {
   context.subscriptions.push(HelloPanel.registerSerializer(helloServices));
 
   void connection.updateContext();
-  return { views, clients };
+  // Other extensions get nothing: these services can make authenticated calls.
+  return context.extensionMode === vscode.ExtensionMode.Test ? { views, clients } : undefined;
 }
 
 export function deactivate(): void {

@@ -2,6 +2,7 @@
 // A new client is built only when the endpoint, key or workspace changes.
 import * as vscode from 'vscode';
 import { LangSmithAuthError, LangSmithClient, LangSmithError } from '../client';
+import { Commands } from '../commands/ids';
 import type { Connection, ConnectionState } from './connection';
 
 export type Health = 'unknown' | 'connected' | 'authError' | 'offline' | 'signedOut';
@@ -16,6 +17,8 @@ export class NotSignedInError extends Error {
 export class ClientService implements vscode.Disposable {
   private cached: { key: string; client: LangSmithClient; connection: Connection } | undefined;
   private healthValue: Health = 'unknown';
+  /** One re-prompt per connection after a rejected key, not one per failed call. */
+  private authPrompted = false;
   private readonly healthChanged = new vscode.EventEmitter<Health>();
   readonly onDidChangeHealth = this.healthChanged.event;
   private readonly disposables: vscode.Disposable[] = [this.healthChanged];
@@ -27,6 +30,7 @@ export class ClientService implements vscode.Disposable {
     this.disposables.push(
       connection.onDidChange(() => {
         this.cached = undefined;
+        this.authPrompted = false;
         this.setHealth('unknown');
       }),
     );
@@ -64,11 +68,28 @@ export class ClientService implements vscode.Disposable {
     }
   }
 
+  /** A call went through: the connection works. */
+  reportSuccess(): void {
+    this.setHealth('connected');
+  }
+
   observe(err: unknown): void {
-    if (err instanceof LangSmithAuthError) this.setHealth('authError');
-    else if (err instanceof LangSmithError && err.status !== undefined) this.setHealth('connected');
+    if (err instanceof LangSmithAuthError) {
+      this.setHealth('authError');
+      this.promptSignInOnce(err);
+    } else if (err instanceof LangSmithError && err.status !== undefined) this.setHealth('connected');
     else if (err instanceof NotSignedInError) this.setHealth('signedOut');
     else if (isNetworkError(err)) this.setHealth('offline');
+  }
+
+  private promptSignInOnce(err: LangSmithAuthError): void {
+    if (this.authPrompted) return;
+    this.authPrompted = true;
+    this.log.warn(`LangSmith refused the API key: ${err.message}`);
+    const detail = err.status === 403 ? 'The key is not allowed in this workspace.' : 'The API key was rejected.';
+    void vscode.window.showWarningMessage(`LangSmith: ${detail} Sign in again to keep browsing.`, 'Sign In').then((choice) => {
+      if (choice === 'Sign In') void vscode.commands.executeCommand(Commands.signIn);
+    });
   }
 
   private setHealth(health: Health): void {

@@ -197,11 +197,16 @@ export abstract class PagedParentNode<T> extends TreeNode {
 
   async loadMore(): Promise<void> {
     await this.paged.loadMore();
+    if (this.paged.error !== undefined) this.view.clients.observe(this.paged.error);
     this.view.redraw(this);
   }
 
   override async children(): Promise<TreeNode[]> {
-    if (!this.paged.started) await this.paged.loadMore();
+    if (!this.paged.started) {
+      await this.paged.loadMore();
+      if (this.paged.error === undefined) this.view.clients.reportSuccess();
+      else this.view.clients.observe(this.paged.error);
+    }
     const fixed = this.fixedChildren();
     const parent = this.childParent;
     // Signed out, a view stays empty so that its sign-in welcome content shows.

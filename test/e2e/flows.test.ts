@@ -3,7 +3,18 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startServer } from '../../server/index';
-import { openLangSmithContainer, openWorkbench, screenshot, type Workbench } from './workbench';
+import { contextMenu, openLangSmithContainer, openWorkbench, screenshot, type Workbench } from './workbench';
+
+/** Polls until the probe returns something (the UI acts asynchronously); fails after the deadline. */
+async function eventually<T>(probe: () => Promise<T | null | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value != null) return value;
+    if (Date.now() > deadline) throw new Error('the expected change did not happen in time');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 describe('user flows', function () {
   let wb: Workbench;
@@ -33,6 +44,8 @@ describe('user flows', function () {
 
     const input = page.locator('.quick-input-widget input');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Other URL…' }).click();
+    // The endpoint input box replaces the list: type only once it is there.
+    await page.locator('.quick-input-widget', { hasText: 'The API URL of your LangSmith' }).waitFor();
     await input.fill(server.url);
     await input.press('Enter');
 
@@ -61,29 +74,33 @@ describe('user flows', function () {
     await runs.nth(1).waitFor();
     await runs.nth(0).click();
     await runs.nth(1).click({ modifiers: ['Control'] });
-    await runs.nth(1).click({ button: 'right' });
-    await page.locator('.monaco-menu .action-label', { hasText: 'Add to Annotation Queue…' }).click();
+    await contextMenu(page, runs.nth(1), 'Add to Annotation Queue…');
 
     const choice = page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo-review' });
     await choice.waitFor();
     await screenshot(page, 'add-to-queue');
     await choice.click();
 
-    await sidebar(page).getByRole('treeitem', { name: new RegExp(`demo-review`) }).filter({ hasText: `${before + 2} runs` }).waitFor({ timeout: 15_000 });
-    const after = (await api<{ size: number }>(`/annotation-queues/${queue.id}/size`)).size;
+    const after = await eventually(async () => {
+      const { size } = await api<{ size: number }>(`/annotation-queues/${queue.id}/size`);
+      return size > before ? size : null;
+    });
     assert.equal(after, before + 2);
+    await sidebar(page).getByRole('treeitem', { name: /demo-review/ }).filter({ hasText: `${before + 2} runs` }).waitFor({ timeout: 15_000 });
     await screenshot(page, 'queue-after-add');
   });
 
   it('shares a dataset and its public link shows it', async () => {
     const { page } = wb;
     const datasets = await api<{ id: string; name: string }[]>('/datasets?name=demo-support-qa');
-    await row(page, /demo-support-qa/).click({ button: 'right' });
-    await page.locator('.monaco-menu .action-label', { hasText: 'Share Dataset (Public Link)' }).click();
+    await contextMenu(page, row(page, /demo-support-qa/), 'Share Dataset (Public Link)');
+    const share = await eventually(() => api<{ share_token: string } | null>(`/datasets/${datasets[0].id}/share`)).catch(async (err) => {
+      await screenshot(page, 'failed-share-dataset');
+      throw err;
+    });
     await page.locator('.notifications-toasts', { hasText: 'Anyone with the link can now see the dataset' }).waitFor({ timeout: 15_000 });
     await screenshot(page, 'dataset-shared');
 
-    const share = await api<{ share_token: string }>(`/datasets/${datasets[0].id}/share`);
     const publicPage = await wb.browser.newPage();
     const res = await publicPage.goto(`${server.url}/public/${share.share_token}/d`);
     assert.equal(res?.status(), 200);

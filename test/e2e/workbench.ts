@@ -1,7 +1,7 @@
 // Drives the real VS Code workbench (code-server in headless Chromium) with the packaged .vsix installed.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { EXTENSION_ID, launchBrowser, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/lib/vscode.mjs';
 
 export const ROOT = path.resolve(__dirname, '../..');
@@ -90,4 +90,34 @@ export async function webviewFrame(page: Page): Promise<Frame> {
   if (!frame) throw new Error('webview frame not found');
   await frame.locator('#root').waitFor({ timeout: 30_000 });
   return frame;
+}
+
+/**
+ * Right-clicks a tree row and chooses a context-menu entry. The tree may redraw under the pointer while it
+ * loads, so a menu without the entry is closed and the right-click retried.
+ */
+export async function contextMenu(page: Page, row: Locator, entry: string, attempts = 4): Promise<void> {
+  const item = page.locator('.monaco-menu .action-label', { hasText: entry });
+  for (let i = 1; ; i++) {
+    await row.click({ button: 'right' });
+    try {
+      await item.first().waitFor({ timeout: 5_000 });
+      await item.first().hover();
+      await item.first().click();
+      // A click that lands while the menu is still opening is ignored by the workbench: the hovered entry
+      // is focused, so Enter chooses it then.
+      const menu = page.locator('.monaco-menu');
+      if (!(await menu.first().waitFor({ state: 'hidden', timeout: 2_000 }).then(() => true, () => false))) {
+        await page.keyboard.press('Enter');
+        await menu.first().waitFor({ state: 'hidden', timeout: 5_000 });
+      }
+      return;
+    } catch (err) {
+      await page.keyboard.press('Escape');
+      if (i >= attempts) {
+        await screenshot(page, `failed-context-menu-${entry.replace(/\W+/g, '-')}`);
+        throw err;
+      }
+    }
+  }
 }

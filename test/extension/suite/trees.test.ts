@@ -28,6 +28,7 @@ describe('trees and commands against the local server', function () {
   before(async () => {
     assert.ok(endpoint.startsWith('http://127.0.0.1:'), 'the runner passes the local server in LANGSMITH_ENDPOINT');
     workbench = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as WorkbenchApi;
+    assert.ok(workbench?.views, 'in test mode the extension hands its services to its own tests');
   });
 
   it('lists the demo projects, and a project its root runs newest first, paged with Load more', async () => {
@@ -177,5 +178,21 @@ describe('trees and commands against the local server', function () {
     }
     const again = await children('datasets');
     assert.ok(again.some((d) => label(d) === 'demo-support-qa'), 'back on the local server the datasets return');
+  });
+
+  it('shows a rejected key in the tree and the connection state when the workspace refuses it', async () => {
+    const config = vscode.workspace.getConfiguration('langsmith');
+    await config.update('workspaceId', '00000000-0000-4000-8000-000000000000', vscode.ConfigurationTarget.Global);
+    try {
+      const nodes = await children('datasets');
+      assert.equal(nodes.length, 1);
+      assert.equal(label(nodes[0]), 'The API key was rejected — sign in again…');
+      assert.equal(nodes[0].treeItem().command?.command, 'langsmith.signIn');
+      assert.equal(workbench.clients.health, 'authError');
+    } finally {
+      await config.update('workspaceId', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.ok((await children('datasets')).some((d) => label(d) === 'demo-support-qa'));
+    assert.equal(workbench.clients.health, 'connected');
   });
 });
