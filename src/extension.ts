@@ -11,6 +11,7 @@ import { Commands } from './commands/ids';
 import { registerItemCommands } from './commands/itemCommands';
 import { registerPromptCommands } from './commands/promptCommands';
 import { registerQueueCommands } from './commands/queueCommands';
+import { setPrompter } from './commands/prompter';
 import { commandRegistrar } from './commands/registerCommand';
 import { registerResourceCommands } from './commands/resourceCommands';
 import { registerViewCommands } from './commands/viewCommands';
@@ -23,6 +24,8 @@ import { HelloPanel, type HelloServices } from './webviews/helloPanel';
 export interface WorkbenchApi {
   readonly views: LangSmithViews;
   readonly clients: ClientService;
+  /** Scripts the answers to the commands' questions; returns the restore function. */
+  readonly setPrompter: typeof setPrompter;
 }
 
 export function activate(context: vscode.ExtensionContext): WorkbenchApi | undefined {
@@ -58,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
 
   void connection.updateContext();
   // Other extensions get nothing: these services can make authenticated calls.
-  return context.extensionMode === vscode.ExtensionMode.Test ? { views, clients } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { views, clients, setPrompter } : undefined;
 }
 
 export function deactivate(): void {

@@ -12,8 +12,9 @@ export function registerPromptCommands(register: CommandRegistrar, clients: Clie
     if (!(node instanceof PromptNode)) throw new Error('Select a prompt in the Prompts view first.');
     return node;
   };
-  const after = (node: PromptNode, message: string) => {
-    views.prompts.refresh(node.parent ?? undefined);
+  const after = (_node: PromptNode, message: string) => {
+    // Visibility, likes and archiving move a prompt between groups: reload the whole view.
+    views.prompts.refresh();
     vscode.window.setStatusBarMessage(message, 4000);
   };
 

@@ -6,8 +6,8 @@ import { RunNode } from '../views/projectsView';
 import { QueueNode, QueueRunNode } from '../views/queuesView';
 import type { LangSmithViews } from '../views/views';
 import { Commands } from './ids';
-import { UserCancelled, type CommandRegistrar } from './registerCommand';
-import { ask, confirm, selection, validateName, withProgress } from './ui';
+import type { CommandRegistrar } from './registerCommand';
+import { ask, choose, confirm, selection, validateName, withProgress } from './ui';
 
 export function registerQueueCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews): void {
   register(Commands.addRunsToQueue, async (clicked, selected) => {
@@ -52,35 +52,17 @@ export function registerQueueCommands(register: CommandRegistrar, clients: Clien
 
 async function pickQueue(client: LangSmithClient, runCount: number): Promise<AnnotationQueue> {
   type Item = vscode.QuickPickItem & { queue?: AnnotationQueue };
-  const quickPick = vscode.window.createQuickPick<Item>();
-  quickPick.title = `Add ${runCount} run${runCount === 1 ? '' : 's'} to an annotation queue`;
-  quickPick.placeholder = 'Choose a queue';
-  quickPick.busy = true;
-  quickPick.ignoreFocusOut = true;
   const newQueue: Item = { label: '$(add) New queue…', alwaysShow: true };
-  quickPick.items = [newQueue];
-  quickPick.show();
-  const load = (async () => {
-    const items: Item[] = [];
+  const items = (async () => {
+    const list: Item[] = [newQueue];
     for await (const queue of client.annotationQueues.list()) {
       const size = (queue as { total_runs?: unknown }).total_runs;
-      items.push({ label: queue.name, description: typeof size === 'number' ? `${size} runs` : undefined, detail: queue.description ?? undefined, queue });
+      list.push({ label: queue.name, description: typeof size === 'number' ? `${size} runs` : undefined, detail: queue.description ?? undefined, queue });
     }
-    quickPick.items = [newQueue, ...items];
-    quickPick.busy = false;
-  })().catch((err: unknown) => {
-    quickPick.busy = false;
-    quickPick.placeholder = `Could not list queues: ${err instanceof Error ? err.message : String(err)}`;
-  });
-  const picked = await new Promise<Item | undefined>((resolve) => {
-    quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]));
-    quickPick.onDidHide(() => resolve(undefined));
-  });
-  quickPick.dispose();
-  await load;
-  if (!picked) throw new UserCancelled();
-  if (picked.queue) return picked.queue;
-  return createQueueWith(client);
+    return list;
+  })();
+  const picked = await choose(items, { title: `Add ${runCount} run${runCount === 1 ? '' : 's'} to an annotation queue`, placeholder: 'Choose a queue' });
+  return picked.queue ?? createQueueWith(client);
 }
 
 async function createQueueInteractively(clients: ClientService): Promise<AnnotationQueue> {

@@ -1,5 +1,6 @@
-// Small helpers every command uses: the selection a context-menu command acts on, confirmations, progress.
+// Small helpers every command uses: the selection a context-menu command acts on, questions, progress.
 import * as vscode from 'vscode';
+import { prompter, type PickOptions } from './prompter';
 import { UserCancelled } from './registerCommand';
 
 /** A context-menu command gets the clicked node and, with multi-select, all selected nodes. */
@@ -10,8 +11,7 @@ export function selection<T>(clicked: unknown, selected: unknown, isWanted: (n: 
 
 /** A modal confirmation for destructive actions; resolves only when the user agrees. */
 export async function confirm(message: string, detail: string, action: string): Promise<void> {
-  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, action);
-  if (choice !== action) throw new UserCancelled();
+  if (!(await prompter().confirm(message, detail, action))) throw new UserCancelled();
 }
 
 /** Long work in a cancellable notification; cancelling aborts the requests. */
@@ -32,9 +32,16 @@ export function withProgress<T>(title: string, work: (signal: AbortSignal, progr
 
 /** An input box that resolves with the trimmed value or throws UserCancelled. */
 export async function ask(options: vscode.InputBoxOptions): Promise<string> {
-  const value = await vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
+  const value = await prompter().input(options);
   if (value === undefined) throw new UserCancelled();
   return value.trim();
+}
+
+/** One choice from a list, or UserCancelled. */
+export async function choose<T extends vscode.QuickPickItem>(items: T[] | Promise<T[]>, options: PickOptions): Promise<T> {
+  const picked = await prompter().pick(items, options);
+  if (picked === undefined) throw new UserCancelled();
+  return picked;
 }
 
 export { validateName, validatePromptName } from '../common/validation';

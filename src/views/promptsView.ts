@@ -11,11 +11,13 @@ const PAGE = 50;
 export class PromptsRoot extends PagedParentNode<PromptRepo> {
   nameQuery: string | undefined;
   readonly publicPrompts: PublicPromptsNode;
+  readonly archivedPrompts: ArchivedPromptsNode;
 
   constructor(view: ViewContext) {
     super('prompts', undefined, PAGE, view);
     this.hidden = true;
     this.publicPrompts = new PublicPromptsNode(view);
+    this.archivedPrompts = new ArchivedPromptsNode(view);
   }
 
   treeItem(): vscode.TreeItem {
@@ -23,7 +25,7 @@ export class PromptsRoot extends PagedParentNode<PromptRepo> {
   }
 
   protected override fixedChildren(): TreeNode[] {
-    return [this.publicPrompts];
+    return [this.publicPrompts, this.archivedPrompts];
   }
 
   protected async openList(): Promise<AsyncIterator<PromptRepo>> {
@@ -47,6 +49,39 @@ export class PromptsRoot extends PagedParentNode<PromptRepo> {
   override reset(): void {
     super.reset();
     this.publicPrompts.reset();
+    this.archivedPrompts.reset();
+  }
+}
+
+/** The workspace's archived prompts, kept apart from the active ones so they can be brought back. */
+export class ArchivedPromptsNode extends PagedParentNode<PromptRepo> {
+  constructor(view: ViewContext) {
+    super('prompts/archived', undefined, PAGE, view);
+  }
+
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem('Archived prompts', vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('archive');
+    item.contextValue = 'archivedPrompts';
+    return item;
+  }
+
+  protected async openList(): Promise<AsyncIterator<PromptRepo>> {
+    const client = await this.view.clients.client();
+    const own = (await client.settings()).tenant_handle;
+    const all = client.prompts.list({ isArchived: true });
+    return (async function* () {
+      for await (const repo of all) if (!repo.owner || repo.owner === own || repo.owner === '-') yield repo;
+    })();
+  }
+
+  protected itemNode(repo: PromptRepo): TreeNode {
+    return new PromptNode(repo, this, this.view, true);
+  }
+
+  protected override emptyLabel(): string {
+    return 'No archived prompts';
   }
 }
 

@@ -130,6 +130,7 @@ describe('trees and commands against the local server', function () {
   it('lists own prompts with their commits and tags, and opens a commit manifest', async () => {
     const prompts = await children('prompts');
     assert.equal(label(prompts[0]), 'Public prompts');
+    assert.equal(label(prompts[1]), 'Archived prompts');
     const own = prompts.filter((p) => p.id.startsWith('prompt/'));
     assert.ok(own.length >= 2, `own prompts: ${own.map(label).join(', ')}`);
     const withTag = [];
