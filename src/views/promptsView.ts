@@ -1,12 +1,22 @@
 // Prompts: the workspace's own prompt repos → commits (hash, time, tags); a second node searches public
 // prompts of other workspaces.
 import * as vscode from 'vscode';
-import type { Commit, PromptRepo, PromptTag } from '../client';
+import type { Commit, LangSmithClient, PromptRepo, PromptTag } from '../client';
+import type { PromptListOptions } from '../client/resources/prompts';
 import { Commands } from '../commands/ids';
 import { escapeMarkdown, formatWhen, markdownLines } from './format';
-import { PagedParentNode, TreeNode, type ViewContext } from './treeNode';
+import { groupItem, PagedParentNode, TreeNode, type ViewContext } from './treeNode';
 
 const PAGE = 50;
+
+/** /repos lists every prompt the caller can see; these are the ones of the caller's own workspace. */
+async function ownPrompts(client: LangSmithClient, options: PromptListOptions): Promise<AsyncIterator<PromptRepo>> {
+  const own = (await client.settings()).tenant_handle;
+  const all = client.prompts.list(options);
+  return (async function* () {
+    for await (const repo of all) if (!repo.owner || repo.owner === own || repo.owner === '-') yield repo;
+  })();
+}
 
 export class PromptsRoot extends PagedParentNode<PromptRepo> {
   nameQuery: string | undefined;
@@ -29,13 +39,7 @@ export class PromptsRoot extends PagedParentNode<PromptRepo> {
   }
 
   protected async openList(): Promise<AsyncIterator<PromptRepo>> {
-    const client = await this.view.clients.client();
-    const own = (await client.settings()).tenant_handle;
-    const all = client.prompts.list({ query: this.nameQuery || undefined });
-    // /repos lists what the caller can see; the top level shows the workspace's own prompts only.
-    return (async function* () {
-      for await (const repo of all) if (!repo.owner || repo.owner === own || repo.owner === '-') yield repo;
-    })();
+    return ownPrompts(await this.view.clients.client(), { query: this.nameQuery || undefined });
   }
 
   protected itemNode(repo: PromptRepo): TreeNode {
@@ -60,20 +64,11 @@ export class ArchivedPromptsNode extends PagedParentNode<PromptRepo> {
   }
 
   treeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem('Archived prompts', vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon('archive');
-    item.contextValue = 'archivedPrompts';
-    return item;
+    return groupItem(this.id, 'Archived prompts', 'archive', 'archivedPrompts');
   }
 
   protected async openList(): Promise<AsyncIterator<PromptRepo>> {
-    const client = await this.view.clients.client();
-    const own = (await client.settings()).tenant_handle;
-    const all = client.prompts.list({ isArchived: true });
-    return (async function* () {
-      for await (const repo of all) if (!repo.owner || repo.owner === own || repo.owner === '-') yield repo;
-    })();
+    return ownPrompts(await this.view.clients.client(), { isArchived: true });
   }
 
   protected itemNode(repo: PromptRepo): TreeNode {
@@ -93,12 +88,7 @@ export class PublicPromptsNode extends PagedParentNode<PromptRepo> {
   }
 
   treeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem('Public prompts', vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon('globe');
-    item.description = this.query ? `“${this.query}”` : 'search with the view’s search button';
-    item.contextValue = 'publicPrompts';
-    return item;
+    return groupItem(this.id, 'Public prompts', 'globe', 'publicPrompts', this.query ? `“${this.query}”` : 'search with the view’s search button');
   }
 
   protected async openList(): Promise<AsyncIterator<PromptRepo>> {

@@ -50,6 +50,16 @@ export class MessageNode extends TreeNode {
   }
 }
 
+/** The row of a grouping node (Splits, Versions, Public prompts, …). */
+export function groupItem(id: string, label: string, icon: string, contextValue: string, description?: string): vscode.TreeItem {
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = id;
+  item.iconPath = new vscode.ThemeIcon(icon);
+  item.contextValue = contextValue;
+  item.description = description;
+  return item;
+}
+
 /** A node describing why children could not be loaded, with the action that helps. */
 export function errorNode(parent: TreeNode | undefined, idPrefix: string, err: unknown): MessageNode {
   const id = `${idPrefix}/error`;
