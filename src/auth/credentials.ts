@@ -1,5 +1,6 @@
 // The API key lives only in SecretStorage, one entry per endpoint, so switching endpoints never sends one
-// endpoint's key to another. The environment's LANGSMITH_API_KEY is used when nothing is stored.
+// endpoint's key to another. The environment's LANGSMITH_API_KEY is used when nothing is stored, and only for
+// the endpoint the environment names.
 import * as vscode from 'vscode';
 import { environmentApiKey, normalizeEndpoint } from '../common/config';
 
@@ -26,7 +27,7 @@ export class Credentials implements vscode.Disposable {
   async resolve(endpoint: string): Promise<ResolvedKey> {
     const stored = await this.secrets.get(secretKey(endpoint));
     if (stored) return { apiKey: stored, source: 'secretStorage' };
-    const fromEnv = environmentApiKey();
+    const fromEnv = environmentApiKey(endpoint);
     if (fromEnv) return { apiKey: fromEnv, source: 'environment' };
     return { apiKey: undefined, source: 'none' };
   }

@@ -35,6 +35,12 @@ export function readConnectionSettings(): ConnectionSettings {
   return { endpoint, workspaceId, endpointSource: configured ? 'settings' : fromEnv ? 'environment' : 'default' };
 }
 
-export function environmentApiKey(): string | undefined {
-  return env('API_KEY');
+/**
+ * The environment's API key, for the endpoint it belongs to: LANGSMITH_ENDPOINT, or LangSmith US when that is
+ * unset. Any other endpoint never gets it.
+ */
+export function environmentApiKey(endpoint: string): string | undefined {
+  const key = env('API_KEY');
+  if (!key) return undefined;
+  return normalizeEndpoint(env('ENDPOINT') ?? DEFAULT_ENDPOINT) === normalizeEndpoint(endpoint) ? key : undefined;
 }

@@ -167,18 +167,17 @@ describe('trees and commands against the local server', function () {
     assert.match(label(runs[0]), /^0\. /);
   });
 
-  it('shows an error node when the server cannot be reached, and recovers', async () => {
+  it('never sends the environment’s key to another endpoint: that endpoint is signed out', async () => {
     const config = vscode.workspace.getConfiguration('langsmith');
     await config.update('endpoint', 'http://127.0.0.1:9', vscode.ConfigurationTarget.Global);
     try {
-      const nodes = await children('datasets');
-      assert.equal(nodes.length, 1);
-      assert.match(label(nodes[0]), /^Could not load/);
+      assert.deepEqual(await children('datasets'), [], 'signed out, the view is empty and shows its sign-in welcome');
+      assert.equal(workbench.clients.health, 'signedOut');
     } finally {
       await config.update('endpoint', undefined, vscode.ConfigurationTarget.Global);
     }
     const again = await children('datasets');
-    assert.ok(again.some((d) => label(d) === 'demo-support-qa'), 'back on the local server the datasets return');
+    assert.ok(again.some((d) => label(d) === 'demo-support-qa'), 'back on the environment’s endpoint the datasets return');
   });
 
   it('shows a rejected key in the tree and the connection state when the workspace refuses it', async () => {
