@@ -7,6 +7,8 @@ import { ConnectionState } from './auth/connection';
 import { Credentials } from './auth/credentials';
 import { signIn, signOut } from './auth/signIn';
 import { ConnectionStatusBar } from './auth/statusBar';
+import { registerExperimentCommands } from './commands/experimentCommands';
+import { registerFeedbackCommands } from './commands/feedbackCommands';
 import { Commands } from './commands/ids';
 import { registerItemCommands } from './commands/itemCommands';
 import { registerPromptCommands } from './commands/promptCommands';
@@ -57,6 +59,8 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   registerQueueCommands(register, clients, views);
   registerResourceCommands(register, clients, views);
   registerPromptCommands(register, clients, views);
+  registerFeedbackCommands(register, clients);
+  registerExperimentCommands(register, clients);
   context.subscriptions.push(HelloPanel.registerSerializer(helloServices));
 
   void connection.updateContext();

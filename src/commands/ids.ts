@@ -29,6 +29,12 @@ export const Commands = {
   removeRunFromQueue: 'langsmith.removeRunFromQueue',
   createQueue: 'langsmith.createQueue',
   deleteQueue: 'langsmith.deleteQueue',
+  editQueue: 'langsmith.editQueue',
+  // Feedback and experiments
+  addFeedback: 'langsmith.addFeedback',
+  showFeedback: 'langsmith.showFeedback',
+  copyFeedbackLink: 'langsmith.copyFeedbackLink',
+  compareExperiments: 'langsmith.compareExperiments',
   // Sharing
   shareRun: 'langsmith.shareRun',
   unshareRun: 'langsmith.unshareRun',
@@ -38,6 +44,7 @@ export const Commands = {
   // Projects and datasets
   createProject: 'langsmith.createProject',
   deleteProject: 'langsmith.deleteProject',
+  renameProject: 'langsmith.renameProject',
   createDataset: 'langsmith.createDataset',
   deleteDataset: 'langsmith.deleteDataset',
   // Prompts

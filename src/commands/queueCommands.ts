@@ -1,4 +1,4 @@
-// Annotation queues: add the selected runs to a queue (or a new one), remove runs, create and delete queues.
+// Annotation queues: add the selected runs to a queue (or a new one), remove runs, create, edit and delete queues.
 import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import type { AnnotationQueue, LangSmithClient } from '../client';
@@ -47,6 +47,18 @@ export function registerQueueCommands(register: CommandRegistrar, clients: Clien
     await confirm(`Delete the annotation queue “${node.queue.name}”?`, 'Its runs stay in their projects; the queue and its review state are removed.', 'Delete');
     await withProgress(`Deleting ${node.queue.name}`, (signal) => clients.call((c) => c.annotationQueues.delete(node.queue.id, { signal })));
     views.queues.refresh();
+  });
+
+  register(Commands.editQueue, async (node) => {
+    if (!(node instanceof QueueNode)) throw new Error('Select an annotation queue to edit.');
+    const q = node.queue;
+    const title = `Edit the annotation queue “${q.name}”`;
+    const name = await ask({ title, prompt: 'Name', value: q.name, validateInput: validateName('queue') });
+    const description = await ask({ title, prompt: 'Description (empty for none)', value: q.description ?? '' });
+    const rubric = await ask({ title, prompt: 'Instructions for reviewers (empty for none)', value: q.rubric_instructions ?? '' });
+    await clients.call((c) => c.annotationQueues.update(q.id, { name, description, rubricInstructions: rubric }));
+    views.queues.refresh();
+    void vscode.window.showInformationMessage(`Saved the annotation queue “${name}”.`);
   });
 }
 

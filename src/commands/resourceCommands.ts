@@ -1,4 +1,4 @@
-// Sharing runs and datasets, reading a shared dataset, and creating/deleting projects and datasets.
+// Sharing runs and datasets, reading a shared dataset, and creating/renaming/deleting projects and datasets.
 import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import { DatasetNode } from '../views/datasetsView';
@@ -55,6 +55,15 @@ export function registerResourceCommands(register: CommandRegistrar, clients: Cl
     const project = await clients.call((c) => c.projects.create({ name, description: description || undefined }));
     views.projects.refresh();
     void vscode.window.showInformationMessage(`Created the project “${project.name}”.`);
+  });
+  register(Commands.renameProject, async (node) => {
+    if (!(node instanceof ProjectNode)) throw new Error('Select a project to rename.');
+    const current = node.project.name ?? '';
+    const name = await ask({ title: `Rename the project “${current}”`, prompt: 'New name', value: current, validateInput: validateName('project') });
+    if (name === current) return;
+    await clients.call((c) => c.projects.update(node.project.id, { name }));
+    views.projects.refresh();
+    void vscode.window.showInformationMessage(`Renamed the project “${current}” to “${name}”.`);
   });
   register(Commands.deleteProject, async (node) => {
     if (!(node instanceof ProjectNode)) throw new Error('Select a project to delete.');

@@ -44,3 +44,64 @@ export function validatePromptName(value: string): string | undefined {
   if (!/^[a-z0-9][a-z0-9_-]*$/.test(v)) return 'Use lowercase letters, digits, - and _ (starting with a letter or digit).';
   return undefined;
 }
+
+/** Feedback keys: one word (no spaces), at most 100 characters. */
+export function validateFeedbackKey(value: string): string | undefined {
+  const v = value.trim();
+  if (!v) return 'Enter a feedback key, e.g. correctness.';
+  if (/\s/.test(v)) return 'A feedback key has no spaces: use _ or -, e.g. user_score.';
+  if (v.length > 100) return 'Keep the feedback key to 100 characters or fewer.';
+  return undefined;
+}
+
+const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+
+/** A feedback score: a number, or empty for none. */
+export function validateFeedbackScore(value: string): string | undefined {
+  const v = value.trim();
+  if (!v) return undefined;
+  if (!NUMBER.test(v) || !Number.isFinite(Number(v))) return 'The score is a number such as 1, 0 or 0.75; leave it empty to give a text value instead.';
+  return undefined;
+}
+
+/** The score typed into a validated box, or undefined when left empty. */
+export function parseFeedbackScore(value: string): number | undefined {
+  const v = value.trim();
+  return v ? Number(v) : undefined;
+}
+
+/** A correction: text, or JSON when it starts like JSON ({ or [). */
+export function validateCorrection(value: string): string | undefined {
+  const v = value.trim();
+  if (!/^[[{]/.test(v)) return undefined;
+  try {
+    JSON.parse(v);
+    return undefined;
+  } catch (err) {
+    return `The correction starts like JSON but does not parse (${err instanceof Error ? err.message : String(err)}); fix it or write plain text.`;
+  }
+}
+
+/** The correction of a validated box: parsed JSON, the text itself, or undefined when empty. */
+export function parseCorrection(value: string): unknown {
+  const v = value.trim();
+  if (!v) return undefined;
+  return /^[[{]/.test(v) ? JSON.parse(v) : v;
+}
+
+/** How long a presigned feedback link stays valid: whole hours from 1 to 720 (30 days). */
+export function validateExpiryHours(value: string): string | undefined {
+  const v = value.trim();
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 720) return 'Enter a whole number of hours from 1 to 720 (30 days).';
+  return undefined;
+}
+
+/** Why the selected projects cannot be compared, or undefined when they can (two or more experiments of one dataset). */
+export function comparisonProblem(projects: { name: string; referenceDatasetId?: string | null }[]): string | undefined {
+  const notExperiments = projects.filter((p) => !p.referenceDatasetId);
+  if (notExperiments.length) return `“${notExperiments[0].name}” is not an experiment (it has no reference dataset); select experiment projects only.`;
+  if (projects.length < 2) return 'Select two or more experiment projects (Ctrl/Cmd-click) to compare them.';
+  const datasets = new Set(projects.map((p) => p.referenceDatasetId));
+  if (datasets.size > 1) return 'The selected experiments were run on different datasets; only experiments of the same dataset can be compared.';
+  return undefined;
+}
