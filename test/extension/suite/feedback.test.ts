@@ -78,36 +78,44 @@ describe('feedback, experiments, queue and project edits', function () {
   }
 
   /** Runs a command with scripted answers; all of them must be used. Returns the script and the error notifications. */
-  async function run(command: string, answers: Answer[], ...args: unknown[]): Promise<{ script: RecordingPrompter; errors: string[] }> {
+  async function run(command: string, answers: Answer[], ...args: unknown[]): Promise<{ script: RecordingPrompter; errors: string[]; infos: string[] }> {
     const script = new RecordingPrompter(answers);
     const restore = workbench.setPrompter(script);
     const errors: string[] = [];
-    const window = vscode.window as unknown as { showErrorMessage: (message: string, ...rest: unknown[]) => Thenable<unknown> };
-    const showErrorMessage = window.showErrorMessage;
+    const infos: string[] = [];
+    type Show = (message: string, ...rest: unknown[]) => Thenable<unknown>;
+    const window = vscode.window as unknown as { showErrorMessage: Show; showInformationMessage: Show };
+    const { showErrorMessage, showInformationMessage } = window;
     window.showErrorMessage = async (message: string) => {
       errors.push(message);
+      return undefined;
+    };
+    window.showInformationMessage = async (message: string) => {
+      infos.push(message);
       return undefined;
     };
     try {
       await vscode.commands.executeCommand(command, ...args);
     } finally {
       window.showErrorMessage = showErrorMessage;
+      window.showInformationMessage = showInformationMessage;
       restore();
     }
     assert.equal(script.unused, 0, `unused answers after ${command}; asked: ${script.asked.join(' | ')}`);
-    return { script, errors };
+    return { script, errors, infos };
   }
 
   const feedbackOf = (key: string) => get<FeedbackRow[]>(`/feedback?run=${runId}&key=${key}`);
 
   describe('feedback on a run', () => {
     it('adds feedback with a score, a comment and a JSON correction', async () => {
-      const { errors } = await run(
+      const { errors, infos } = await run(
         'langsmith.addFeedback',
         [{ input: ' ext_quality ' }, { input: '0.75' }, { input: 'mostly right' }, { input: '{"answer": "Paris"}' }],
         runNode,
       );
       assert.deepEqual(errors, []);
+      assert.deepEqual(infos, [`Added “ext_quality” feedback to “${(runNode as unknown as { run: { name: string } }).run.name}”.`]);
       const [f, ...more] = await feedbackOf('ext_quality');
       assert.equal(more.length, 0);
       assert.equal(f.score, 0.75);
@@ -175,6 +183,22 @@ describe('feedback, experiments, queue and project edits', function () {
       assert.deepEqual(await feedbackOf('ext_label'), []);
       assert.equal((await fetch(`${endpoint}/feedback/${label.id}`, { headers: { 'x-api-key': apiKey } })).status, 404);
       assert.equal((await feedbackOf('ext_quality')).length, 1, 'other feedback stays');
+    });
+
+    it('says so when a run has no feedback, without asking anything', async () => {
+      const project = await projectNode('demo-research-agent');
+      let bare: { run: { id: string; name: string } } | undefined;
+      for (const n of await workbench.views.projects.provider.getChildren(project)) {
+        const candidate = n as unknown as { run?: { id: string; name: string } };
+        if (candidate.run && (await get<unknown[]>(`/feedback?run=${candidate.run.id}`)).length === 0) {
+          bare = candidate as { run: { id: string; name: string } };
+          break;
+        }
+      }
+      assert.ok(bare, 'the demo has a run without feedback');
+      const { script, infos } = await run('langsmith.showFeedback', [], bare);
+      assert.deepEqual(script.asked, []);
+      assert.deepEqual(infos, [`“${bare.run.name}” has no feedback yet.`]);
     });
 
     it('copies a presigned feedback link (3 hours unless told otherwise) that accepts feedback without a key', async () => {
