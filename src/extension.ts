@@ -7,6 +7,7 @@ import { ConnectionState } from './auth/connection';
 import { Credentials } from './auth/credentials';
 import { signIn, signOut } from './auth/signIn';
 import { ConnectionStatusBar } from './auth/statusBar';
+import { registerDatasetCommands } from './commands/datasetCommands';
 import { registerExperimentCommands } from './commands/experimentCommands';
 import { registerFeedbackCommands } from './commands/feedbackCommands';
 import { Commands } from './commands/ids';
@@ -58,6 +59,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   registerItemCommands(register, clients);
   registerQueueCommands(register, clients, views);
   registerResourceCommands(register, clients, views);
+  registerDatasetCommands(register, clients, views);
   registerPromptCommands(register, clients, views);
   registerFeedbackCommands(register, clients);
   registerExperimentCommands(register, clients);

@@ -47,6 +47,16 @@ export const Commands = {
   renameProject: 'langsmith.renameProject',
   createDataset: 'langsmith.createDataset',
   deleteDataset: 'langsmith.deleteDataset',
+  // Dataset contents
+  createDatasetFromCsv: 'langsmith.createDatasetFromCsv',
+  renameDataset: 'langsmith.renameDataset',
+  exportDatasetForFineTuning: 'langsmith.exportDatasetForFineTuning',
+  tagDatasetVersion: 'langsmith.tagDatasetVersion',
+  addExamplesToSplit: 'langsmith.addExamplesToSplit',
+  removeExamplesFromSplit: 'langsmith.removeExamplesFromSplit',
+  searchSimilarExamples: 'langsmith.searchSimilarExamples',
+  createExample: 'langsmith.createExample',
+  deleteExamples: 'langsmith.deleteExamples',
   // Prompts
   createPrompt: 'langsmith.createPrompt',
   deletePrompt: 'langsmith.deletePrompt',

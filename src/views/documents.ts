@@ -5,11 +5,13 @@ import type { ClientService } from '../auth/clientService';
 
 export const SCHEME = 'langsmith';
 
-type Kind = 'run' | 'example' | 'commit' | 'publicDataset';
+type Kind = 'run' | 'example' | 'commit' | 'publicDataset' | 'similarExamples';
 
 export function documentUri(kind: 'run' | 'example', id: string, label: string): vscode.Uri;
 export function documentUri(kind: 'commit', identifier: string, label: string): vscode.Uri;
 export function documentUri(kind: 'publicDataset', token: string, label: string): vscode.Uri;
+/** `search` is JSON: {datasetId, inputs, limit}; the dataset must be indexed. */
+export function documentUri(kind: 'similarExamples', search: string, label: string): vscode.Uri;
 export function documentUri(kind: Kind, ref: string, label: string): vscode.Uri {
   // The label (a readable file name) is the path; what to fetch is in the query.
   const name = label.replace(/[\\/:*?"<>|\s]+/g, '-').slice(0, 60) || kind;
@@ -38,6 +40,11 @@ export class LangSmithDocuments implements vscode.TextDocumentContentProvider {
           case 'publicDataset': {
             const [dataset, examples] = await Promise.all([client.public.readDataset(ref, { signal }), client.public.listExamples(ref, { signal })]);
             return { dataset, examples };
+          }
+          case 'similarExamples': {
+            const search = JSON.parse(ref) as { datasetId: string; inputs: Record<string, unknown>; limit: number };
+            const examples = await client.datasets.similarExamples({ ...search, signal });
+            return { dataset_id: search.datasetId, inputs: search.inputs, limit: search.limit, examples };
           }
           default:
             throw new Error(`Unknown LangSmith document ${uri.toString()}`);
