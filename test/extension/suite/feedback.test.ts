@@ -137,6 +137,19 @@ describe('feedback, experiments, queue and project edits', function () {
       assert.equal(f.correction, 'Say “Paris”.');
     });
 
+    it('adds feedback to a run in an annotation queue, as a reviewer would', async () => {
+      const queue = (await workbench.views.queues.provider.getChildren()).find((n) => n.treeItem().label === 'demo-review');
+      assert.ok(queue, 'the demo queue is in the tree');
+      const [queued] = await workbench.views.queues.provider.getChildren(queue);
+      const queuedRunId = (queued as unknown as { run: { id: string } }).run.id;
+      await run('langsmith.addFeedback', [{ input: 'ext_review' }, { input: '1' }, { input: 'grounded' }, { input: '' }], queued);
+      const [f, ...more] = await get<FeedbackRow[]>(`/feedback?run=${queuedRunId}&key=ext_review`);
+      assert.equal(more.length, 0);
+      assert.equal(f.score, 1);
+      assert.equal(f.comment, 'grounded');
+      assert.equal(f.correction, null);
+    });
+
     for (const [bad, message] of [
       ['', 'Enter a feedback key, e.g. correctness.'],
       ['user score', 'A feedback key has no spaces: use _ or -, e.g. user_score.'],
