@@ -1,9 +1,10 @@
 // Hands out a LangSmithClient for the current connection and keeps the connection's health for the status bar.
-// A new client is built only when the endpoint, key or workspace changes.
+// A new client is built only when the endpoint, key, workspace or network settings (proxy, CA file) change.
 import * as vscode from 'vscode';
 import { LangSmithAuthError, LangSmithClient, LangSmithError } from '../client';
 import { Commands } from '../commands/ids';
 import type { Connection, ConnectionState } from './connection';
+import { ConnectionSettingError, createNetworkFetch, networkKey, readNetworkSettings, type NetworkFetch, type NetworkSettings } from './network';
 
 export type Health = 'unknown' | 'connected' | 'authError' | 'offline' | 'signedOut';
 
@@ -15,7 +16,9 @@ export class NotSignedInError extends Error {
 }
 
 export class ClientService implements vscode.Disposable {
-  private cached: { key: string; client: LangSmithClient; connection: Connection } | undefined;
+  private cached: { key: string; client: LangSmithClient; connection: Connection; network: NetworkFetch } | undefined;
+  /** The settings error last shown in a notification, so a broken setting warns once, not on every call. */
+  private settingErrorShown: string | undefined;
   private healthValue: Health = 'unknown';
   /** One re-prompt per connection after a rejected key, not one per failed call. */
   private authPrompted = false;
@@ -29,7 +32,7 @@ export class ClientService implements vscode.Disposable {
   ) {
     this.disposables.push(
       connection.onDidChange(() => {
-        this.cached = undefined;
+        this.dropCached();
         this.authPrompted = false;
         this.setHealth('unknown');
       }),
@@ -47,12 +50,39 @@ export class ClientService implements vscode.Disposable {
       this.setHealth('signedOut');
       throw new NotSignedInError();
     }
-    const key = JSON.stringify([connection.endpoint, connection.apiKey, connection.workspaceId ?? '']);
+    const settings = readNetworkSettings();
+    const key = JSON.stringify([connection.endpoint, connection.apiKey, connection.workspaceId ?? '', networkKey(settings)]);
     if (this.cached?.key !== key) {
-      this.cached = { key, connection, client: createClient(connection.endpoint, connection.apiKey, connection.workspaceId) };
-      this.log.info(`Using ${connection.endpoint}${connection.workspaceId ? ` (workspace ${connection.workspaceId})` : ''} with the key from ${describeSource(connection)}.`);
+      let network: NetworkFetch;
+      try {
+        network = createNetworkFetch(settings);
+      } catch (err) {
+        if (err instanceof ConnectionSettingError) this.reportSettingError(err, key);
+        throw err;
+      }
+      this.dropCached();
+      this.settingErrorShown = undefined;
+      this.cached = { key, connection, network, client: createClient(connection.endpoint, connection.apiKey, connection.workspaceId, network) };
+      this.log.info(`Using ${connection.endpoint}${connection.workspaceId ? ` (workspace ${connection.workspaceId})` : ''} with the key from ${describeSource(connection)}; network: ${network.description}.`);
     }
     return this.cached.client;
+  }
+
+  private dropCached(): void {
+    this.cached?.network.close();
+    this.cached = undefined;
+  }
+
+  /** A setting makes every call fail: say so once (log and notification), naming the setting; the trees show it too. */
+  private reportSettingError(err: ConnectionSettingError, key: string): void {
+    this.setHealth('offline');
+    if (this.settingErrorShown === key) return;
+    this.settingErrorShown = key;
+    this.log.error(err.message);
+    void vscode.window.showErrorMessage(`LangSmith: ${err.message}`, 'Open Setting', 'Show Log').then((choice) => {
+      if (choice === 'Open Setting') void vscode.commands.executeCommand('workbench.action.openSettings', err.setting);
+      else if (choice === 'Show Log') this.log.show();
+    });
   }
 
   /** Runs one API call and records what it says about the connection. */
@@ -99,12 +129,18 @@ export class ClientService implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.dropCached();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }
 
-export function createClient(endpoint: string, apiKey: string, workspaceId: string | undefined): LangSmithClient {
-  return new LangSmithClient({ apiUrl: endpoint, apiKey, workspaceId, timeoutMs: 30_000, maxRetries: 2 });
+/**
+ * A client for one endpoint and key that connects as the network settings say (proxy, CA file). Without a
+ * `network`, one is built from the current settings (throws ConnectionSettingError when one is unusable).
+ */
+export function createClient(endpoint: string, apiKey: string, workspaceId: string | undefined, network: NetworkFetch | NetworkSettings = readNetworkSettings()): LangSmithClient {
+  const net = 'description' in network ? network : createNetworkFetch(network);
+  return new LangSmithClient({ apiUrl: endpoint, apiKey, workspaceId, timeoutMs: 30_000, maxRetries: 2, ...(net.fetch ? { fetch: net.fetch } : {}) });
 }
 
 function describeSource(connection: Connection): string {

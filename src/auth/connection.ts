@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { ContextKeys } from '../commands/ids';
 import { ConfigKeys, readConnectionSettings, type ConnectionSettings } from '../common/config';
 import type { Credentials, KeySource } from './credentials';
+import { affectsNetwork } from './network';
 
 export interface Connection extends ConnectionSettings {
   apiKey: string | undefined;
@@ -20,7 +21,8 @@ export class ConnectionState implements vscode.Disposable {
       this.changed,
       credentials.onDidChange(() => this.changed.fire()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(ConfigKeys.section)) this.changed.fire();
+        // Proxy and CA settings too: the client is rebuilt and the trees reload through the new route.
+        if (e.affectsConfiguration(ConfigKeys.section) || affectsNetwork(e)) this.changed.fire();
       }),
       this.onDidChange(() => void this.updateContext()),
     );
