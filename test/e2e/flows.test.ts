@@ -74,7 +74,7 @@ describe('user flows', function () {
     await runs.nth(1).waitFor();
     await runs.nth(0).click();
     await runs.nth(1).click({ modifiers: ['Control'] });
-    await contextMenu(page, runs.nth(1), 'Add to Annotation Queue…');
+    await contextMenu(page, runs.nth(1), 'Add to Annotation Queue…', { shot: 'run-context-menu' });
 
     const choice = page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo-review' });
     await choice.waitFor();

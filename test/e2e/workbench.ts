@@ -96,13 +96,15 @@ export async function webviewFrame(page: Page): Promise<Frame> {
  * Right-clicks a tree row and chooses a context-menu entry. The tree may redraw under the pointer while it
  * loads, so a menu without the entry is closed and the right-click retried.
  */
-export async function contextMenu(page: Page, row: Locator, entry: string, attempts = 4): Promise<void> {
+export async function contextMenu(page: Page, row: Locator, entry: string, options: { shot?: string; attempts?: number } = {}): Promise<void> {
+  const attempts = options.attempts ?? 4;
   const item = page.locator('.monaco-menu .action-label', { hasText: entry });
   for (let i = 1; ; i++) {
     await row.click({ button: 'right' });
     try {
       await item.first().waitFor({ timeout: 5_000 });
       await item.first().hover();
+      if (options.shot) await screenshot(page, options.shot);
       await item.first().click();
       // A click that lands while the menu is still opening is ignored by the workbench: the hovered entry
       // is focused, so Enter chooses it then.
