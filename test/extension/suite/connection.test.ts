@@ -5,7 +5,10 @@
 // What the extension host does on its own (VS Code 1.139, checked here): the global fetch is patched to follow
 // `http.proxy`, but loopback hosts always go direct, whatever `http.noProxy` says. The extension keeps that rule.
 // So the proxy tests name the local server by a host only the proxy knows (`*.proxy.test`, a reserved TLD that
-// never resolves): a tree that loads there can only have come through the proxy.
+// never resolves): a tree that loads there can only have come through the proxy. On this VS Code the patched global
+// fetch would follow `http.proxy` for such a host as well; the extension does not rely on that (older VS Code
+// versions it supports have no such patch, and the patch knows nothing of `langsmith.caFile`), and the CA test
+// through the proxy below can only pass through the extension's own proxy route.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -177,6 +180,22 @@ describe('connection: VS Code proxy settings and a private CA', function () {
       const before = proxy.seen.length;
       assert.ok((await datasets()).some((d) => label(d) === 'demo-support-qa'));
       assert.equal(proxy.seen.length, before, 'with http.proxy cleared the proxy sees nothing');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('goes direct for hosts listed in http.noProxy', async () => {
+    const proxy = await startProxy();
+    try {
+      await withEnvironmentEndpoint(`http://${PROXY_ONLY_HOST}:${serverPort}`, async () => {
+        await http_().update('proxy', proxy.url, vscode.ConfigurationTarget.Global);
+        await http_().update('noProxy', ['.proxy.test'], vscode.ConfigurationTarget.Global);
+        const nodes = await datasets();
+        assert.equal(nodes.length, 1, nodes.map(label).join(', '));
+        assert.match(label(nodes[0]), /^Could not load: .*ENOTFOUND/, 'direct, the made-up host does not resolve');
+        assert.deepEqual(proxy.seen, [], 'the proxy saw nothing');
+      });
     } finally {
       await proxy.close();
     }
