@@ -8,6 +8,8 @@
 // and the extra CA never leaks into the rest of the extension host. Loopback hosts never use the proxy (as in
 // VS Code itself), so the local server keeps working behind a corporate proxy.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as tls from 'node:tls';
 import { Agent, ProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import * as vscode from 'vscode';
@@ -52,7 +54,7 @@ export function readNetworkSettings(): NetworkSettings {
     proxyStrictSSL: http.get<boolean>('proxyStrictSSL', true) !== false,
     noProxy: (http.get<string[]>('noProxy', []) ?? []).filter((e) => typeof e === 'string'),
     proxyAuthorization: http.get<string | null>('proxyAuthorization') || undefined,
-    caFile: caFile.startsWith('~') ? caFile.replace(/^~/, process.env.HOME ?? '~') : caFile,
+    caFile: /^~(?=$|[\\/])/.test(caFile) ? path.join(os.homedir(), caFile.slice(1)) : caFile,
   };
 }
 

@@ -154,6 +154,7 @@ describe('connection: VS Code proxy settings and a private CA', function () {
   const restore = async () => {
     await http_().update('proxy', undefined, vscode.ConfigurationTarget.Global);
     await http_().update('noProxy', undefined, vscode.ConfigurationTarget.Global);
+    await http_().update('proxyStrictSSL', undefined, vscode.ConfigurationTarget.Global);
     await langsmith().update('caFile', undefined, vscode.ConfigurationTarget.Global);
   };
 
@@ -174,7 +175,17 @@ describe('connection: VS Code proxy settings and a private CA', function () {
         assert.ok(proxy.seen.length > 0, 'the requests went through the proxy');
         assert.ok(proxy.seen.every((line) => line.includes(`${PROXY_ONLY_HOST}:${serverPort}`)), proxy.seen.join('\n'));
         assert.equal(workbench.clients.health, 'connected');
+
+        // Writes too, with a JSON and a multipart body: upload a CSV, then delete the dataset.
+        const seenBefore = proxy.seen.length;
+        const client = await workbench.clients.client();
+        const uploaded = await client.datasets.uploadCsv({ csv: 'question,answer\nhi,hello\n', inputKeys: ['question'], outputKeys: ['answer'], name: 'ext-proxy-upload' });
+        assert.equal(uploaded.name, 'ext-proxy-upload');
+        await client.datasets.delete({ datasetId: uploaded.id });
+        assert.ok(proxy.seen.length > seenBefore, 'the upload and the delete went through the proxy');
       });
+      const gone = await fetch(`${endpoint}/datasets?name=ext-proxy-upload`, { headers: { 'x-api-key': process.env.LANGSMITH_API_KEY ?? '' } });
+      assert.deepEqual(await gone.json(), [], 'the server saw the upload and the delete');
       // Back on the real endpoint, without the proxy: nothing more goes through it.
       await http_().update('proxy', undefined, vscode.ConfigurationTarget.Global);
       const before = proxy.seen.length;
@@ -226,7 +237,7 @@ describe('connection: VS Code proxy settings and a private CA', function () {
     assert.ok((await datasets()).some((d) => label(d) === 'demo-support-qa'));
   });
 
-  it('trusts a private CA from langsmith.caFile: without it TLS fails, with it the tree loads, directly and through the proxy', async () => {
+  it('trusts a private CA from langsmith.caFile: without it TLS fails, with it the tree loads, directly and through the proxy; proxyStrictSSL off accepts it', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-tls-'));
     const front = await startTlsFront(dir);
     const proxy = await startProxy();
@@ -248,6 +259,14 @@ describe('connection: VS Code proxy settings and a private CA', function () {
         const nodes = await datasets();
         assert.ok(nodes.some((d) => label(d) === 'demo-support-qa'), `through the proxy with the CA file: ${nodes.map(label).join(', ')}`);
         assert.ok(proxy.seen.includes(`CONNECT ${PROXY_ONLY_HOST}:${front.port}`), proxy.seen.join('\n'));
+      });
+
+      // Without the CA file, http.proxyStrictSSL: false accepts what a TLS-intercepting proxy would present.
+      await langsmith().update('caFile', undefined, vscode.ConfigurationTarget.Global);
+      await http_().update('proxyStrictSSL', false, vscode.ConfigurationTarget.Global);
+      await withEnvironmentEndpoint(`https://${PROXY_ONLY_HOST}:${front.port}`, async () => {
+        const nodes = await datasets();
+        assert.ok(nodes.some((d) => label(d) === 'demo-support-qa'), `proxyStrictSSL off: ${nodes.map(label).join(', ')}`);
       });
     } finally {
       await restore();
