@@ -3,6 +3,8 @@
 //   const srv = await startServer({ port: 0, db: ':memory:' });
 //   // srv.url → 'http://127.0.0.1:PORT', API key 'local-dev-key' (tenant 'local') or 'local-other-key' (tenant 'other')
 //   await srv.close();
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { Ctx, Tenant } from './context';
@@ -129,6 +131,17 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
 
   app.addHook('onResponse', async () => {
     ctx.stats.requests++;
+  });
+
+  // Once closing, every answer still going out ends its connection: a keep-alive socket that becomes idle
+  // after close() began would otherwise hold the server open until its keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
   });
 
   app.addHook('onRequest', async (req, reply) => {
@@ -282,6 +295,24 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const port = typeof addr === 'object' && addr ? addr.port : opts.port ?? 0;
   const host = opts.host ?? '127.0.0.1';
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  // Connections and the requests each is serving, so close() can end connections that sit idle — including
+  // ones that became idle, or never carried a request, after closing began — instead of waiting for
+  // their keep-alive or header timeouts, while requests in flight still finish.
+  const busy = new Map<Socket, number>();
+  app.server.on('connection', (socket: Socket) => {
+    busy.set(socket, 0);
+    socket.on('close', () => busy.delete(socket));
+  });
+  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    res.on('close', () => {
+      if (busy.has(socket)) busy.set(socket, Math.max(0, busy.get(socket)! - 1));
+    });
+  });
+  const endIdle = () => {
+    for (const [socket, n] of busy) if (n === 0) socket.destroy();
+  };
   let closed = false;
   return {
     url: `http://${urlHost}:${port}`,
@@ -292,7 +323,14 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     async close() {
       if (closed) return;
       closed = true;
-      await app.close();
+      const done = app.close();
+      endIdle();
+      const sweep = setInterval(endIdle, 50);
+      try {
+        await done;
+      } finally {
+        clearInterval(sweep);
+      }
       if (dbPath !== ':memory:') db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
     },

@@ -1,0 +1,39 @@
+// close() lets a request in flight finish and does not wait for its keep-alive connection to time out.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { startTestServer } from '../harness/localServer';
+
+describe('shutdown', function () {
+  this.timeout(30_000);
+
+  it('a request in flight when close() begins is answered, and its keep-alive connection does not hold the server open', async () => {
+    const srv = await startTestServer({ faults: 'latency:300-300ms' });
+    const agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 60_000 });
+    try {
+      const answered = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const req = http.get(`${srv.url}/settings`, { agent, headers: { 'x-api-key': srv.apiKey } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+        });
+        req.on('error', reject);
+      });
+      // Let the request reach the server (it then waits 300 ms in the latency fault) before closing.
+      const connections = () => new Promise<number>((r) => srv.server.app.server.getConnections((_e, c) => r(c)));
+      const deadline = Date.now() + 10_000;
+      while ((await connections()) === 0) {
+        assert.ok(Date.now() < deadline, 'the request never reached the server');
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const t0 = Date.now();
+      const closed = srv.close();
+      const res = await answered;
+      assert.equal(res.status, 200, 'the request in flight was answered');
+      assert.equal(res.connection, 'close', 'its connection is ended with the answer');
+      await closed;
+      // Without ending the connection, close() would wait for the keep-alive timeout (72 s).
+      assert.ok(Date.now() - t0 < 10_000, `close took ${Date.now() - t0} ms`);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
