@@ -14,8 +14,6 @@ export const ENDPOINT_PRESETS = [
   { label: 'Local server', endpoint: 'http://127.0.0.1:1984', detail: 'npm run server -- --seed demo; API key local-dev-key' },
 ] as const;
 
-export { validateApiKeyInput, validateEndpointInput };
-
 async function pickEndpoint(current: string): Promise<string> {
   type Item = vscode.QuickPickItem & { endpoint?: string };
   const items: Item[] = ENDPOINT_PRESETS.map((p) => ({
