@@ -4,7 +4,7 @@ import { assertUuid, uuid4 } from '../ids';
 import { MSG } from '../messages';
 import { bytesPart, encodeMultipart, jsonPart, type MultipartPart } from '../multipart';
 import { offsetPaged } from '../paging';
-import { ExampleSchema, ExamplesCreatedSchema, type Example } from '../schemas';
+import { ExampleSchema, ExamplesCreatedSchema, checkExamplePage, type Example } from '../schemas';
 import { z } from 'zod';
 import { compact, datasetTarget, iso, seg, type DateLike } from './common';
 import type { DatasetsResource } from './datasets';
@@ -290,7 +290,7 @@ export class ExamplesResource {
               limit,
             },
             action: 'list examples',
-            schema: z.array(ExampleSchema),
+            check: checkExamplePage,
             signal: o.signal,
           }),
         { pageSize: Math.min(o.pageSize ?? 100, 100), offset: o.offset, limit: o.limit, prefetch: o.prefetch ?? 2 },
