@@ -1,6 +1,7 @@
 // The SQLite store: schema, pragmas and a prepared-statement cache.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
 export type DB = Database.Database;
@@ -292,3 +293,55 @@ export class Statements {
     return this.db.transaction(fn)();
   }
 }
+
+/**
+ * Checkpoints the WAL of a database file from a worker thread with its own connection, so the requests
+ * that write do not pay for copying the WAL back into the database: an automatic checkpoint runs inside
+ * the commit that crosses the threshold and holds that request up. PASSIVE checkpoints never block
+ * readers or writers; the main connection's automatic checkpoint stays on as a backstop.
+ */
+export class Checkpointer {
+  private worker: Worker | null;
+  private stopped: Promise<void> | null = null;
+  constructor(file: string, intervalMs = 100) {
+    this.worker = new Worker(CHECKPOINT_WORKER, { eval: true, workerData: { file: path.resolve(file), intervalMs } });
+    this.worker.unref();
+    // Without it, commits checkpoint as before.
+    this.worker.on('error', () => {
+      this.worker = null;
+    });
+  }
+  /** Stops the worker and closes its connection (call before the main connection's last checkpoint). */
+  stop(): Promise<void> {
+    if (!this.stopped) {
+      const w = this.worker;
+      this.worker = null;
+      this.stopped = w
+        ? new Promise<void>((resolve) => {
+            w.once('exit', () => resolve());
+            w.postMessage('stop');
+          })
+        : Promise.resolve();
+    }
+    return this.stopped;
+  }
+}
+
+const CHECKPOINT_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('busy_timeout = 0');
+db.pragma('wal_autocheckpoint = 0');
+const timer = setInterval(() => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {}
+}, workerData.intervalMs);
+parentPort.on('message', (m) => {
+  if (m !== 'stop') return;
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;

@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { Ctx, Tenant } from './context';
-import { type DB, Statements, isEmpty, openDatabase } from './db';
+import { Checkpointer, type DB, Statements, isEmpty, openDatabase } from './db';
 import { NO_FAULTS, applyFaults, parseFaults } from './faults';
 import { registerDatasets, registerPublicDatasets } from './routes/datasets';
 import { registerExamples, registerPlatformExamples } from './routes/examples';
@@ -291,6 +291,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     db.close();
     throw e;
   }
+  const checkpointer = dbPath === ':memory:' ? null : new Checkpointer(dbPath);
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port ?? 0;
   const host = opts.host ?? '127.0.0.1';
@@ -331,6 +332,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       } finally {
         clearInterval(sweep);
       }
+      await checkpointer?.stop();
       if (dbPath !== ':memory:') db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
     },
