@@ -7,6 +7,7 @@ import type { Ctx, Tenant } from '../context';
 import {
   HttpError, conflict, isUuid, jsonOrNull, newId, notFound, nowIso, originOf, parseBody, parseTime, queryInt,
   queryJson, queryList, queryString, toJson, uuidParam,
+  SqlWhere,
 } from '../util';
 import {
   type DatasetRow, type RevRow, currentRevision, exampleFilterSql, exampleOut, getDataset,
@@ -201,39 +202,15 @@ export function registerDatasets(app: FastifyInstance, ctx: Ctx) {
 
   app.get('/datasets', async (req) => {
     const q = req.query as Record<string, unknown>;
-    const where = ['tenant_id = ?'];
-    const params: unknown[] = [req.tenant.id];
-    const ids = queryList(q, 'id').map((i) => uuidParam(i, 'id'));
-    if (ids.length) {
-      where.push(`id IN (${ids.map(() => '?').join(',')})`);
-      params.push(...ids);
-    }
-    const name = queryString(q, 'name');
-    if (name !== undefined) {
-      where.push('name = ?');
-      params.push(name);
-    }
-    const contains = queryString(q, 'name_contains');
-    if (contains) {
-      where.push("name LIKE ? ESCAPE '\\'");
-      params.push(`%${contains.replace(/[\\%_]/g, (c) => '\\' + c)}%`);
-    }
-    const dataType = queryList(q, 'data_type');
-    if (dataType.length) {
-      where.push(`data_type IN (${dataType.map(() => '?').join(',')})`);
-      params.push(...dataType);
-    }
-    const metadata = queryJson(q, 'metadata');
-    if (metadata !== undefined) {
-      if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) throw new HttpError(422, 'metadata: expected a JSON object');
-      for (const [k, v] of Object.entries(metadata)) {
-        where.push(`json_extract(extra, ?) = json_extract(?, '$')`);
-        params.push(`$.metadata.${JSON.stringify(k)}`, JSON.stringify(v));
-      }
-    }
+    const where = new SqlWhere('tenant_id = ?', req.tenant.id)
+      .in('id', queryList(q, 'id').map((i) => uuidParam(i, 'id')))
+      .eq('name', queryString(q, 'name'))
+      .contains('name', queryString(q, 'name_contains'))
+      .in('data_type', queryList(q, 'data_type'))
+      .metadata('extra', queryJson(q, 'metadata'));
     const limit = queryInt(q, 'limit', 100, 1, 1000);
     const offset = queryInt(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-    const rows = ctx.st.all<DatasetRow>(`SELECT * FROM datasets WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`, ...params, limit, offset);
+    const rows = ctx.st.all<DatasetRow>(`SELECT * FROM datasets WHERE ${where.sql} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`, ...where.params, limit, offset);
     const counts = datasetCounts(ctx, rows.map((r) => r.id));
     return rows.map((r) => datasetOut(r, counts.get(r.id)));
   });

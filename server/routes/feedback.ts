@@ -5,6 +5,7 @@ import type { Ctx, Tenant } from '../context';
 import {
   HttpError, apiPrefixOf, conflict, jsonOrNull, newId, notFound, nowIso, originOf, parseBody, parseTime, queryInt,
   queryList, queryString, toJson, uuidParam,
+  SqlWhere,
 } from '../util';
 import { getRun, parseMaybeJson, sharedRun, type RunRow } from './runs';
 
@@ -339,21 +340,12 @@ export function registerFeedback(app: FastifyInstance, ctx: Ctx) {
   });
   app.get('/feedback-configs', async (req) => {
     const q = req.query as Record<string, unknown>;
-    const keys = queryList(q, 'key');
-    const where = ['tenant_id = ?'];
-    const params: unknown[] = [req.tenant.id];
-    if (keys.length) {
-      where.push(`feedback_key IN (${keys.map(() => '?').join(',')})`);
-      params.push(...keys);
-    }
-    const contains = queryString(q, 'name_contains');
-    if (contains) {
-      where.push('feedback_key LIKE ?');
-      params.push(`%${contains}%`);
-    }
+    const where = new SqlWhere('tenant_id = ?', req.tenant.id)
+      .in('feedback_key', queryList(q, 'key'))
+      .contains('feedback_key', queryString(q, 'name_contains'));
     const limit = queryInt(q, 'limit', 100, 1, 100);
     const offset = queryInt(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-    return ctx.st.all(`SELECT * FROM feedback_configs WHERE ${where.join(' AND ')} ORDER BY feedback_key LIMIT ? OFFSET ?`, ...params, limit, offset).map(configOut);
+    return ctx.st.all(`SELECT * FROM feedback_configs WHERE ${where.sql} ORDER BY feedback_key LIMIT ? OFFSET ?`, ...where.params, limit, offset).map(configOut);
   });
   app.post('/feedback-configs', async (req) => {
     const b = parseBody(ConfigBody, parseMaybeJson(req.body));

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Ctx, Tenant } from '../context';
 import {
   HttpError, conflict, jsonOrNull, newId, notFound, nowIso, parseBody, queryInt, queryList, queryString, toJson, uuidParam,
+  SqlWhere,
 } from '../util';
 import { parseMaybeJson, runOut, type RunRow } from './runs';
 
@@ -104,29 +105,16 @@ export function addRunsToQueue(ctx: Ctx, tenant: Tenant, queueId: string, runIds
 export function registerQueues(app: FastifyInstance, ctx: Ctx) {
   app.get('/annotation-queues', async (req) => {
     const q = req.query as Record<string, unknown>;
-    const where = ['q.tenant_id = ?'];
-    const params: unknown[] = [req.tenant.id];
-    const ids = queryList(q, 'ids').map((i) => uuidParam(i, 'ids'));
-    if (ids.length) {
-      where.push(`q.id IN (${ids.map(() => '?').join(',')})`);
-      params.push(...ids);
-    }
-    const name = queryString(q, 'name');
-    if (name !== undefined) {
-      where.push('q.name = ?');
-      params.push(name);
-    }
-    const contains = queryString(q, 'name_contains');
-    if (contains) {
-      where.push("q.name LIKE ? ESCAPE '\\'");
-      params.push(`%${contains.replace(/[\\%_]/g, (c) => '\\' + c)}%`);
-    }
+    const where = new SqlWhere('q.tenant_id = ?', req.tenant.id)
+      .in('q.id', queryList(q, 'ids').map((i) => uuidParam(i, 'ids')))
+      .eq('q.name', queryString(q, 'name'))
+      .contains('q.name', queryString(q, 'name_contains'));
     const limit = queryInt(q, 'limit', 100, 1, 100);
     const offset = queryInt(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
     const rows = ctx.st.all<QueueRow & { total_runs: number }>(
       `SELECT q.*, (SELECT COUNT(*) FROM queue_runs r WHERE r.queue_id = q.id) AS total_runs FROM annotation_queues q
-        WHERE ${where.join(' AND ')} ORDER BY q.created_at DESC, q.id LIMIT ? OFFSET ?`,
-      ...params, limit, offset,
+        WHERE ${where.sql} ORDER BY q.created_at DESC, q.id LIMIT ? OFFSET ?`,
+      ...where.params, limit, offset,
     );
     return rows.map((r) => queueOut(r, r.total_runs));
   });

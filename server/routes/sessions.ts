@@ -5,6 +5,7 @@ import type { Ctx, Tenant } from '../context';
 import {
   HttpError, conflict, jsonOrNull, newId, notFound, nowIso, parseBody, parseTime, queryBool, queryInt, queryJson,
   queryList, queryString, toJson, uuidParam,
+  SqlWhere,
 } from '../util';
 
 export interface SessionRow {
@@ -185,46 +186,20 @@ export function registerSessions(app: FastifyInstance, ctx: Ctx) {
 
   app.get('/sessions', async (req) => {
     const q = req.query as Record<string, unknown>;
-    const where = ['tenant_id = ?'];
-    const params: unknown[] = [req.tenant.id];
-    const ids = queryList(q, 'id');
-    if (ids.length) {
-      ids.forEach((id) => uuidParam(id, 'id'));
-      where.push(`id IN (${ids.map(() => '?').join(',')})`);
-      params.push(...ids);
-    }
-    const name = queryString(q, 'name');
-    if (name !== undefined) {
-      where.push('name = ?');
-      params.push(name);
-    }
-    const contains = queryString(q, 'name_contains');
-    if (contains) {
-      where.push("name LIKE ? ESCAPE '\\'");
-      params.push(`%${contains.replace(/[\\%_]/g, (c) => '\\' + c)}%`);
-    }
-    const refs = queryList(q, 'reference_dataset');
-    if (refs.length) {
-      refs.forEach((id) => uuidParam(id, 'reference_dataset'));
-      where.push(`reference_dataset_id IN (${refs.map(() => '?').join(',')})`);
-      params.push(...refs);
-    }
+    const where = new SqlWhere('tenant_id = ?', req.tenant.id)
+      .in('id', queryList(q, 'id').map((id) => uuidParam(id, 'id')))
+      .eq('name', queryString(q, 'name'))
+      .contains('name', queryString(q, 'name_contains'))
+      .in('reference_dataset_id', queryList(q, 'reference_dataset').map((id) => uuidParam(id, 'reference_dataset')));
     const refFree = queryBool(q, 'reference_free');
-    if (refFree === true) where.push('reference_dataset_id IS NULL');
-    if (refFree === false) where.push('reference_dataset_id IS NOT NULL');
-    const metadata = queryJson(q, 'metadata');
-    if (metadata !== undefined) {
-      if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) throw new HttpError(422, 'metadata: expected a JSON object');
-      for (const [k, v] of Object.entries(metadata)) {
-        where.push(`json_extract(extra, ?) = json_extract(?, '$')`);
-        params.push(`$.metadata.${JSON.stringify(k)}`, JSON.stringify(v));
-      }
-    }
+    if (refFree === true) where.where('reference_dataset_id IS NULL');
+    if (refFree === false) where.where('reference_dataset_id IS NOT NULL');
+    where.metadata('extra', queryJson(q, 'metadata'));
     const limit = queryInt(q, 'limit', 100, 1, 1000);
     const offset = queryInt(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
     const rows = ctx.st.all<SessionRow>(
-      `SELECT * FROM sessions WHERE ${where.join(' AND ')} ORDER BY start_time DESC, id LIMIT ? OFFSET ?`,
-      ...params, limit, offset,
+      `SELECT * FROM sessions WHERE ${where.sql} ORDER BY start_time DESC, id LIMIT ? OFFSET ?`,
+      ...where.params, limit, offset,
     );
     const withStats = queryBool(q, 'include_stats') ?? false;
     const stats = withStats ? sessionStats(ctx, rows.map((r) => r.id)) : undefined;
