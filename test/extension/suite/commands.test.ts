@@ -1,38 +1,21 @@
 // Commands that ask questions, answered by a script, checked through the local server afterwards; bad answers
 // get the input box's message and change nothing.
 import * as assert from 'node:assert/strict';
-import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import { ScriptedPrompter, type Answer } from './scriptedPrompter';
-
-const endpoint = process.env.LANGSMITH_ENDPOINT ?? '';
-const apiKey = process.env.LANGSMITH_API_KEY ?? '';
-
-async function get<T>(path: string): Promise<T> {
-  const res = await fetch(`${endpoint}${path}`, { headers: { 'x-api-key': apiKey } });
-  assert.equal(res.status, 200, `GET ${path}`);
-  return (await res.json()) as T;
-}
+import { activateWorkbench, apiKey, endpoint, get, runScripted } from './support';
 
 describe('commands that ask', function () {
   let workbench: WorkbenchApi;
 
   before(async () => {
-    workbench = (await vscode.extensions.getExtension('langsmith-workbench.langsmith-workbench')!.activate()) as WorkbenchApi;
+    workbench = await activateWorkbench();
   });
 
+
   /** Runs a command with scripted answers; all of them must be used. */
-  async function run(command: string, answers: Answer[], ...args: unknown[]): Promise<ScriptedPrompter> {
-    const script = new ScriptedPrompter(answers);
-    const restore = workbench.setPrompter(script);
-    try {
-      await vscode.commands.executeCommand(command, ...args);
-    } finally {
-      restore();
-    }
-    assert.equal(script.unused, 0, `unused answers after ${command}; asked: ${script.asked.join(' | ')}`);
-    return script;
-  }
+  const run = async (command: string, answers: Answer[], ...args: unknown[]) =>
+    (await runScripted(workbench, command, new ScriptedPrompter(answers), ...args)).script;
 
   it('creates a project with a description', async () => {
     await run('langsmith.createProject', [{ input: 'ext-test-project' }, { input: 'made by a test' }]);

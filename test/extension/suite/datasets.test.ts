@@ -10,9 +10,7 @@ import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/views/treeNode';
 import { ScriptedPrompter, type Answer } from './scriptedPrompter';
-
-const endpoint = process.env.LANGSMITH_ENDPOINT ?? '';
-const apiKey = process.env.LANGSMITH_API_KEY ?? '';
+import { activateWorkbench, apiKey, endpoint, get, runScripted } from './support';
 
 type AnyNode = TreeNode & Record<string, any>;
 interface ExampleJson {
@@ -20,12 +18,6 @@ interface ExampleJson {
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown> | null;
   metadata: { dataset_split?: string[] } | null;
-}
-
-async function get<T>(urlPath: string): Promise<T> {
-  const res = await fetch(`${endpoint}${urlPath}`, { headers: { 'x-api-key': apiKey } });
-  assert.equal(res.status, 200, `GET ${urlPath}`);
-  return (await res.json()) as T;
 }
 
 const CSV = [
@@ -43,7 +35,7 @@ describe('dataset commands', function () {
   let datasetId: string;
 
   before(async () => {
-    workbench = (await vscode.extensions.getExtension('langsmith-workbench.langsmith-workbench')!.activate()) as WorkbenchApi;
+    workbench = await activateWorkbench();
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-datasets-'));
   });
 
@@ -53,25 +45,7 @@ describe('dataset commands', function () {
   });
 
   /** Runs a command with scripted answers (all must be used); returns the script and the error notifications shown. */
-  async function run(command: string, answers: Answer[], ...args: unknown[]): Promise<{ script: ScriptedPrompter; errors: string[] }> {
-    const script = new ScriptedPrompter(answers);
-    const restore = workbench.setPrompter(script);
-    const errors: string[] = [];
-    const window = vscode.window as { showErrorMessage: (...a: unknown[]) => Thenable<unknown> };
-    const original = window.showErrorMessage;
-    window.showErrorMessage = (message: unknown) => {
-      errors.push(String(message));
-      return Promise.resolve(undefined);
-    };
-    try {
-      await vscode.commands.executeCommand(command, ...args);
-    } finally {
-      window.showErrorMessage = original;
-      restore();
-    }
-    assert.equal(script.unused, 0, `unused answers after ${command}; asked: ${script.asked.join(' | ')}`);
-    return { script, errors };
-  }
+  const run = (command: string, answers: Answer[], ...args: unknown[]) => runScripted(workbench, command, new ScriptedPrompter(answers), ...args);
 
   const datasets = () => get<{ id: string; name: string }[]>('/datasets?limit=100');
   const examples = () => get<ExampleJson[]>(`/examples?dataset=${datasetId}&limit=100`);

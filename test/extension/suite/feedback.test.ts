@@ -6,20 +6,8 @@ import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/views/treeNode';
 import { ScriptedPrompter, type Answer } from './scriptedPrompter';
+import { activateWorkbench, apiKey, endpoint, get, http, runScripted } from './support';
 
-const endpoint = process.env.LANGSMITH_ENDPOINT ?? '';
-const apiKey = process.env.LANGSMITH_API_KEY ?? '';
-
-async function http<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${endpoint}${path}`, {
-    method,
-    headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.ok(res.status >= 200 && res.status < 300, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
-  return (await res.json()) as T;
-}
-const get = <T>(path: string) => http<T>('GET', path);
 
 interface FeedbackRow {
   id: string;
@@ -58,7 +46,7 @@ describe('feedback, experiments, queue and project edits', function () {
   const cleanup: (() => Promise<unknown>)[] = [];
 
   before(async () => {
-    workbench = (await vscode.extensions.getExtension('langsmith-workbench.langsmith-workbench')!.activate()) as WorkbenchApi;
+    workbench = await activateWorkbench();
     const project = await projectNode('demo-research-agent');
     runNode = (await workbench.views.projects.provider.getChildren(project)).find((n) => n.id.startsWith('run/'))!;
     assert.ok(runNode, 'the demo project has runs');
@@ -77,33 +65,8 @@ describe('feedback, experiments, queue and project edits', function () {
     return node;
   }
 
-  /** Runs a command with scripted answers; all of them must be used. Returns the script and the error notifications. */
-  async function run(command: string, answers: Answer[], ...args: unknown[]): Promise<{ script: RecordingPrompter; errors: string[]; infos: string[] }> {
-    const script = new RecordingPrompter(answers);
-    const restore = workbench.setPrompter(script);
-    const errors: string[] = [];
-    const infos: string[] = [];
-    type Show = (message: string, ...rest: unknown[]) => Thenable<unknown>;
-    const window = vscode.window as unknown as { showErrorMessage: Show; showInformationMessage: Show };
-    const { showErrorMessage, showInformationMessage } = window;
-    window.showErrorMessage = async (message: string) => {
-      errors.push(message);
-      return undefined;
-    };
-    window.showInformationMessage = async (message: string) => {
-      infos.push(message);
-      return undefined;
-    };
-    try {
-      await vscode.commands.executeCommand(command, ...args);
-    } finally {
-      window.showErrorMessage = showErrorMessage;
-      window.showInformationMessage = showInformationMessage;
-      restore();
-    }
-    assert.equal(script.unused, 0, `unused answers after ${command}; asked: ${script.asked.join(' | ')}`);
-    return { script, errors, infos };
-  }
+  /** Runs a command with scripted answers; all of them must be used. Returns the script and the notifications. */
+  const run = (command: string, answers: Answer[], ...args: unknown[]) => runScripted(workbench, command, new RecordingPrompter(answers), ...args);
 
   const feedbackOf = (key: string) => get<FeedbackRow[]>(`/feedback?run=${runId}&key=${key}`);
 

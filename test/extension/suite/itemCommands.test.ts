@@ -6,21 +6,10 @@ import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/views/treeNode';
 import { ScriptedPrompter, type Answer } from './scriptedPrompter';
+import { activateWorkbench, apiKey, endpoint, get, http, runScripted } from './support';
 
-const endpoint = process.env.LANGSMITH_ENDPOINT ?? '';
-const apiKey = process.env.LANGSMITH_API_KEY ?? '';
 type AnyNode = TreeNode & Record<string, any>;
 
-async function http<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${endpoint}${path}`, {
-    method,
-    headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.ok(res.status >= 200 && res.status < 300, `${method} ${path}: ${res.status}`);
-  return (await res.json()) as T;
-}
-const get = <T>(path: string) => http<T>('GET', path);
 
 describe('item and view commands', function () {
   let workbench: WorkbenchApi;
@@ -30,20 +19,12 @@ describe('item and view commands', function () {
     return typeof l === 'string' ? l : (l?.label ?? '');
   };
 
-  async function run(command: string, answers: Answer[], ...args: unknown[]): Promise<ScriptedPrompter> {
-    const script = new ScriptedPrompter(answers);
-    const restore = workbench.setPrompter(script);
-    try {
-      await vscode.commands.executeCommand(command, ...args);
-    } finally {
-      restore();
-    }
-    assert.equal(script.unused, 0, `unused answers after ${command}; asked: ${script.asked.join(' | ')}`);
-    return script;
-  }
+
+  const run = async (command: string, answers: Answer[], ...args: unknown[]) =>
+    (await runScripted(workbench, command, new ScriptedPrompter(answers), ...args)).script;
 
   before(async () => {
-    workbench = (await vscode.extensions.getExtension('langsmith-workbench.langsmith-workbench')!.activate()) as WorkbenchApi;
+    workbench = await activateWorkbench();
   });
 
   it('copies web links that the server answers: project, run, dataset, prompt, commit', async () => {

@@ -5,10 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/views/treeNode';
+import { activateWorkbench, apiKey, endpoint } from './support';
 
-const EXTENSION_ID = 'langsmith-workbench.langsmith-workbench';
-const endpoint = process.env.LANGSMITH_ENDPOINT ?? '';
-const apiKey = process.env.LANGSMITH_API_KEY ?? '';
 
 type AnyNode = TreeNode & Record<string, any>;
 
@@ -27,8 +25,7 @@ describe('trees and commands against the local server', function () {
 
   before(async () => {
     assert.ok(endpoint.startsWith('http://127.0.0.1:'), 'the runner passes the local server in LANGSMITH_ENDPOINT');
-    workbench = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as WorkbenchApi;
-    assert.ok(workbench?.views, 'in test mode the extension hands its services to its own tests');
+    workbench = await activateWorkbench();
   });
 
   it('lists the demo projects, and a project its root runs newest first, paged with Load more', async () => {

@@ -1,0 +1,69 @@
+// What the extension-host suites share: the local server they run against, the extension's test API, and a
+// way to run a command with scripted answers while recording the notifications it shows.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { WorkbenchApi } from '../../../src/extension';
+import type { ScriptedPrompter } from './scriptedPrompter';
+
+/** The local server test/extension/run.mjs started, and the key the environment signs in with. */
+export const endpoint = process.env.LANGSMITH_ENDPOINT ?? '';
+export const apiKey = process.env.LANGSMITH_API_KEY ?? '';
+
+/** A call to the local server's API; fails the test unless it answers 2xx. */
+export async function http<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${endpoint}${path}`, {
+    method,
+    headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  assert.ok(res.status >= 200 && res.status < 300, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
+  return (await res.json()) as T;
+}
+
+/** A GET that must answer 200. */
+export async function get<T>(path: string): Promise<T> {
+  const res = await fetch(`${endpoint}${path}`, { headers: { 'x-api-key': apiKey } });
+  assert.equal(res.status, 200, `GET ${path}`);
+  return (await res.json()) as T;
+}
+
+/** Activates the extension and returns the services it hands to its own tests. */
+export async function activateWorkbench(): Promise<WorkbenchApi> {
+  const api = (await vscode.extensions.getExtension('langsmith-workbench.langsmith-workbench')!.activate()) as WorkbenchApi | undefined;
+  assert.ok(api?.views, 'in test mode the extension hands its services to its own tests');
+  return api;
+}
+
+export interface ScriptedRun<P extends ScriptedPrompter> {
+  script: P;
+  /** Error and information notifications the command showed. */
+  errors: string[];
+  infos: string[];
+}
+
+/** Runs a command with a scripted prompter; every scripted answer must be used. */
+export async function runScripted<P extends ScriptedPrompter>(workbench: WorkbenchApi, command: string, script: P, ...args: unknown[]): Promise<ScriptedRun<P>> {
+  const restore = workbench.setPrompter(script);
+  const errors: string[] = [];
+  const infos: string[] = [];
+  type Show = (message: string, ...rest: unknown[]) => Thenable<unknown>;
+  const window = vscode.window as unknown as { showErrorMessage: Show; showInformationMessage: Show };
+  const { showErrorMessage, showInformationMessage } = window;
+  window.showErrorMessage = async (message: string) => {
+    errors.push(message);
+    return undefined;
+  };
+  window.showInformationMessage = async (message: string) => {
+    infos.push(message);
+    return undefined;
+  };
+  try {
+    await vscode.commands.executeCommand(command, ...args);
+  } finally {
+    window.showErrorMessage = showErrorMessage;
+    window.showInformationMessage = showInformationMessage;
+    restore();
+  }
+  assert.equal(script.unused, 0, `unused answers after ${command}; asked: ${script.asked.join(' | ')}`);
+  return { script, errors, infos };
+}
