@@ -140,7 +140,9 @@ export class ClientService implements vscode.Disposable {
  */
 export function createClient(endpoint: string, apiKey: string, workspaceId: string | undefined, network: NetworkFetch | NetworkSettings = readNetworkSettings()): LangSmithClient {
   const net = 'description' in network ? network : createNetworkFetch(network);
-  return new LangSmithClient({ apiUrl: endpoint, apiKey, workspaceId, timeoutMs: 30_000, maxRetries: 2, ...(net.fetch ? { fetch: net.fetch } : {}) });
+  // Without proxy or CA settings, the extension host's own fetch: recent VS Code versions route it through the
+  // system proxy, which the client's own transport would not.
+  return new LangSmithClient({ apiUrl: endpoint, apiKey, workspaceId, timeoutMs: 30_000, maxRetries: 2, fetch: net.fetch ?? globalThis.fetch });
 }
 
 function describeSource(connection: Connection): string {

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { LangSmithError, LangSmithTimeoutError, LangSmithValidationError, errorForStatus } from './errors';
 import { MSG } from './messages';
@@ -31,7 +33,13 @@ export interface HttpConfig {
   retryMaxDelayMs?: number;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
+  /**
+   * Sends through this fetch instead of the client's own HTTP transport (an editor's proxy-aware fetch,
+   * or a scripted one that injects faults).
+   */
   fetch?: typeof fetch;
+  /** The undici dispatcher of the own transport (a proxy agent, an agent trusting an extra CA). */
+  dispatcher?: Dispatcher;
 }
 
 export interface RequestOptions<T> {
@@ -119,6 +127,70 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** One answer as the transports give it: status first, the body read (or dropped) on demand. */
+interface WireAnswer {
+  status: number;
+  statusText: string;
+  header(name: string): string | null;
+  text(): Promise<string>;
+  discard(): Promise<void>;
+}
+
+type WireBody = string | Uint8Array | FormData | Blob | undefined;
+type Transport = (url: string, method: Method, headers: Record<string, string>, body: WireBody, signal: AbortSignal) => Promise<WireAnswer>;
+
+/** Through a fetch function (WHATWG Request/Response objects on every call). */
+function fetchTransport(fetchImpl: typeof fetch): Transport {
+  return async (url, method, headers, body, signal) => {
+    const res = await fetchImpl(url, { method, headers, body: body as RequestInit['body'], signal });
+    return {
+      status: res.status,
+      statusText: res.statusText,
+      header: (name) => res.headers.get(name),
+      text: () => res.text(),
+      discard: async () => {
+        await res.body?.cancel().catch(() => undefined);
+      },
+    };
+  };
+}
+
+let sharedAgent: Agent | undefined;
+
+/**
+ * undici's request API on a kept-alive connection pool: the same HTTP as `fetch` without building
+ * WHATWG Request, Headers and stream objects for every call, which is most of a small request's CPU time.
+ */
+function undiciTransport(dispatcher: Dispatcher | undefined): Transport {
+  return async (url, method, headers, body, signal) => {
+    const res = await undiciRequest(url, {
+      method,
+      headers,
+      body: body as string | Uint8Array | undefined,
+      signal,
+      dispatcher: dispatcher ?? (sharedAgent ??= new Agent({ keepAliveTimeout: 10_000 })),
+    });
+    return {
+      status: res.statusCode,
+      statusText: STATUS_CODES[res.statusCode] ?? '',
+      header: (name) => {
+        const v = res.headers[name];
+        return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+      },
+      text: () => res.body.text(),
+      discard: () => res.body.dump().catch(() => undefined),
+    };
+  };
+}
+
+/** A FormData or Blob body as bytes and its content type, for the transport that takes bytes only. */
+async function serializeBody(body: FormData | Blob): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+  const r = new Response(body);
+  return { bytes: new Uint8Array(await r.arrayBuffer()), contentType: r.headers.get('content-type') };
+}
+
+class TimedOut extends Error {}
+
 /** One request function for the whole client: headers, timeout, retries, error mapping, parsing. */
 export class HttpClient {
   readonly apiUrl: string;
@@ -130,7 +202,9 @@ export class HttpClient {
   private readonly retryMaxDelayMs: number;
   /** A true private field: the key must never show up when the client is logged, inspected or serialised. */
   readonly #baseHeaders: Record<string, string>;
-  private readonly fetchImpl: typeof fetch;
+  private readonly transport: Transport;
+  /** Whether the transport takes FormData and Blob bodies as they are. */
+  private readonly takesForms: boolean;
 
   constructor(config: HttpConfig = {}) {
     assertPositiveTimeout(config.timeoutMs);
@@ -140,7 +214,8 @@ export class HttpClient {
     this.maxRetries = Math.max(0, config.maxRetries ?? DEFAULT_MAX_RETRIES);
     this.retryBaseDelayMs = config.retryBaseDelayMs ?? 500;
     this.retryMaxDelayMs = config.retryMaxDelayMs ?? 30_000;
-    this.fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
+    this.takesForms = config.fetch !== undefined;
+    this.transport = config.fetch ? fetchTransport(config.fetch) : undiciTransport(config.dispatcher);
     this.#baseHeaders = { accept: 'application/json', ...(config.headers ?? {}) };
     if (config.apiKey) this.#baseHeaders['x-api-key'] = config.apiKey;
     if (this.workspaceId) this.#baseHeaders['x-tenant-id'] = this.workspaceId;
@@ -170,76 +245,93 @@ export class HttpClient {
     const idempotent = opts.idempotent ?? (method === 'GET' || method === 'PUT' || method === 'DELETE');
     const url = this.url(opts.path, opts.query);
     const headers: Record<string, string> = { ...this.#baseHeaders };
-    let body: string | Uint8Array | FormData | Blob | undefined = opts.body;
+    let body: WireBody = opts.body;
     if (opts.json !== undefined) {
       body = JSON.stringify(opts.json);
       headers['content-type'] = 'application/json';
+    } else if (!this.takesForms && (body instanceof FormData || body instanceof Blob)) {
+      const serialized = await serializeBody(body);
+      body = serialized.bytes;
+      if (serialized.contentType) headers['content-type'] = serialized.contentType;
     }
     if (opts.contentType) headers['content-type'] = opts.contentType;
     const caller = opts.signal;
 
     for (let attempt = 0; ; attempt++) {
       if (caller?.aborted) throw caller.reason;
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
-      this.stats.requests++;
-      let res: Response;
+      // One controller per attempt: aborted by the caller's signal or by the attempt's timer, which also
+      // covers reading the body.
+      const ctl = new AbortController();
+      const timer = setTimeout(() => ctl.abort(new TimedOut()), timeoutMs);
+      const onCallerAbort = () => ctl.abort(caller!.reason);
+      caller?.addEventListener('abort', onCallerAbort, { once: true });
+      const timedOut = () => ctl.signal.aborted && ctl.signal.reason instanceof TimedOut;
       try {
-        res = await this.fetchImpl(url, { method, headers, body: body as RequestInit["body"], signal });
-      } catch (err) {
-        if (caller?.aborted) throw caller.reason;
-        if (idempotent && attempt < this.maxRetries) {
-          this.stats.retries++;
-          await sleep(this.backoff(attempt), caller);
-          continue;
-        }
-        if (timeout.aborted) {
-          throw new LangSmithTimeoutError(`Failed to ${opts.action}: no answer within ${timeoutMs} ms`, { action: opts.action, cause: err });
-        }
-        throw new LangSmithError(`Failed to ${opts.action}: ${networkMessage(err)}`, { action: opts.action, cause: err });
-      }
-
-      if (!res.ok) {
-        const retryable = RETRYABLE_STATUSES.has(res.status) && (idempotent || REFUSED_STATUSES.has(res.status));
-        if (retryable && attempt < this.maxRetries) {
-          const after = parseRetryAfter(res.headers.get('retry-after'));
-          await res.body?.cancel().catch(() => undefined);
-          this.stats.retries++;
-          await sleep(Math.min(this.retryMaxDelayMs, after ?? this.backoff(attempt)), caller);
-          continue;
-        }
-        if (res.status === 404 && opts.nullOn404) {
-          await res.body?.cancel().catch(() => undefined);
-          return null;
-        }
-        let text = '';
+        this.stats.requests++;
+        let res: WireAnswer;
         try {
-          text = await res.text();
-        } catch {
-          /* the status says enough */
+          res = await this.transport(url, method, headers, body, ctl.signal);
+        } catch (err) {
+          if (caller?.aborted) throw caller.reason;
+          if (idempotent && attempt < this.maxRetries) {
+            this.stats.retries++;
+            await sleep(this.backoff(attempt), caller);
+            continue;
+          }
+          if (timedOut()) {
+            throw new LangSmithTimeoutError(`Failed to ${opts.action}: no answer within ${timeoutMs} ms`, { action: opts.action, cause: err });
+          }
+          throw new LangSmithError(`Failed to ${opts.action}: ${networkMessage(err)}`, { action: opts.action, cause: err });
         }
-        throw errorForStatus(opts.action, res.status, res.statusText, text);
-      }
 
-      try {
-        return await this.readBody(res, opts);
-      } catch (err) {
-        if (err instanceof LangSmithError) throw err;
-        if (caller?.aborted) throw caller.reason;
-        if (idempotent && attempt < this.maxRetries) {
-          this.stats.retries++;
-          await sleep(this.backoff(attempt), caller);
-          continue;
+        if (res.status < 200 || res.status > 299) {
+          const retryable = RETRYABLE_STATUSES.has(res.status) && (idempotent || REFUSED_STATUSES.has(res.status));
+          if (retryable && attempt < this.maxRetries) {
+            const after = parseRetryAfter(res.header('retry-after'));
+            await res.discard();
+            this.stats.retries++;
+            await sleep(Math.min(this.retryMaxDelayMs, after ?? this.backoff(attempt)), caller);
+            continue;
+          }
+          if (res.status === 404 && opts.nullOn404) {
+            await res.discard();
+            return null;
+          }
+          let text = '';
+          try {
+            text = await res.text();
+          } catch {
+            /* the status says enough */
+          }
+          throw errorForStatus(opts.action, res.status, res.statusText, text);
         }
-        throw new LangSmithError(`Failed to ${opts.action}: ${networkMessage(err)}`, { action: opts.action, cause: err });
+
+        try {
+          return await this.readBody(res, opts);
+        } catch (err) {
+          if (err instanceof LangSmithError) throw err;
+          if (caller?.aborted) throw caller.reason;
+          if (idempotent && attempt < this.maxRetries) {
+            this.stats.retries++;
+            await sleep(this.backoff(attempt), caller);
+            continue;
+          }
+          if (timedOut()) {
+            throw new LangSmithTimeoutError(`Failed to ${opts.action}: no complete answer within ${timeoutMs} ms`, { action: opts.action, cause: err });
+          }
+          throw new LangSmithError(`Failed to ${opts.action}: ${networkMessage(err)}`, { action: opts.action, cause: err });
+        }
+      } finally {
+        clearTimeout(timer);
+        caller?.removeEventListener('abort', onCallerAbort);
       }
     }
   }
 
-  private async readBody<T>(res: Response, opts: RequestOptions<T>): Promise<T> {
+  private async readBody<T>(res: WireAnswer, opts: RequestOptions<T>): Promise<T> {
     const type = opts.responseType ?? 'json';
     if (type === 'none') {
-      await res.body?.cancel().catch(() => undefined);
+      await res.discard();
       return undefined as T;
     }
     const text = await res.text();

@@ -1,9 +1,10 @@
 /**
  * One benchmark trial in its own process: `node --import=tsx test/bench/clientWorkloads.ts '<json>'`.
  * Prints one JSON line: {ms, requests, peakMB, check}. Setup (datasets, payloads) happens before the
- * measured section; requests are counted by wrapping fetch, memory is the peak RSS (sampled every 5 ms)
+ * measured section; requests are counted on undici's request channel, memory is the peak RSS (sampled every 5 ms)
  * above the level right before the measured section.
  */
+import diagnosticsChannel from 'node:diagnostics_channel';
 import { setImmediate as tick } from 'node:timers/promises';
 
 export type Workload = 'createExamples' | 'readExamples' | 'trace' | 'promptPushPull';
@@ -25,21 +26,23 @@ export interface TrialResult {
   peakMB: number;
   /** Items created, read, traced or pulled, as verified after the measured section. */
   check: number;
+  /** CPU time of the client's process (all its threads) during the measured section. */
+  cpuMs: number;
 }
 
+// Requests are counted where both clients' HTTP goes out: undici publishes every request it creates on this
+// channel, for Node's built-in fetch (the official client) and for the undici package (ours) alike.
 let requests = 0;
-const realFetch = globalThis.fetch;
-globalThis.fetch = ((...args: Parameters<typeof fetch>) => {
+diagnosticsChannel.subscribe('undici:request:create', () => {
   requests++;
-  return realFetch(...args);
-}) as typeof fetch;
+});
 
 function payload(i: number): Record<string, unknown> {
   // ~1 KB of JSON each.
   return { id: i, text: `item ${i} `.padEnd(900, 'x'), tags: ['a', 'b', 'c'], n: i * 3.5 };
 }
 
-async function measure(body: () => Promise<number>): Promise<{ ms: number; requests: number; peakMB: number; check: number }> {
+async function measure(body: () => Promise<number>): Promise<TrialResult> {
   (globalThis as { gc?: () => void }).gc?.();
   await tick();
   const base = process.memoryUsage().rss;
@@ -48,14 +51,16 @@ async function measure(body: () => Promise<number>): Promise<{ ms: number; reque
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 5);
   requests = 0;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const check = await body();
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   const used = requests;
   clearInterval(sampler);
   // Not getrusage's maxRSS: on Linux it carries the parent's high-water mark across fork+exec.
   peak = Math.max(peak, process.memoryUsage().rss);
-  return { ms, requests: used, peakMB: (peak - base) / 1024 / 1024, check };
+  return { ms, requests: used, peakMB: (peak - base) / 1024 / 1024, check, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 async function main(): Promise<void> {

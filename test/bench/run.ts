@@ -80,10 +80,10 @@ async function main(): Promise<void> {
         for (const impl of order) {
           const res = await trial({ impl, workload: spec.workload, url: srv.url, apiKey: srv.apiKey, datasetId: readDs.id, count });
           results[impl].push(res);
-          log(`  ${spec.workload} ${impl.padEnd(8)} round ${r + 1}: ${res.ms.toFixed(0)} ms, ${res.requests} requests, peak +${res.peakMB.toFixed(1)} MB, check ${res.check}`);
+          log(`  ${spec.workload} ${impl.padEnd(8)} round ${r + 1}: ${res.ms.toFixed(0)} ms, ${res.requests} requests, peak +${res.peakMB.toFixed(1)} MB, client CPU ${res.cpuMs.toFixed(0)} ms, check ${res.check}`);
         }
       }
-      const m = (impl: Impl, k: 'ms' | 'requests' | 'peakMB' | 'check' | 'pushRequests') => median(results[impl].map((x) => Number(x[k] ?? 0)));
+      const m = (impl: Impl, k: 'ms' | 'requests' | 'peakMB' | 'check' | 'pushRequests' | 'cpuMs') => median(results[impl].map((x) => Number(x[k] ?? 0)));
       const ratio = (k: 'ms' | 'requests' | 'peakMB') => (m('official', k) > 0 ? m('ours', k) / m('official', k) : NaN);
       const perPush = (impl: Impl) => m(impl, 'pushRequests') / count;
       const extra =
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
       const row =
         `| ${spec.title} | ${m('ours', 'ms').toFixed(0)} / ${m('official', 'ms').toFixed(0)} ms | **${ratio('ms').toFixed(2)}** | ` +
         `${m('ours', 'peakMB').toFixed(1)} / ${m('official', 'peakMB').toFixed(1)} MB | **${ratio('peakMB').toFixed(2)}** | ` +
-        `${m('ours', 'requests')} / ${m('official', 'requests')} | ${extra} | ${spec.goal} |`;
+        `${m('ours', 'requests')} / ${m('official', 'requests')} | ${m('ours', 'cpuMs').toFixed(0)} / ${m('official', 'cpuMs').toFixed(0)} ms | ${extra} | ${spec.goal} |`;
       rows.push(row);
       log(`${spec.title}: time ×${ratio('ms').toFixed(2)}, peak memory ×${ratio('peakMB').toFixed(2)}, requests ${m('ours', 'requests')} vs ${m('official', 'requests')}; ${extra}\n`);
     }
@@ -103,8 +103,8 @@ async function main(): Promise<void> {
     await srv.close();
   }
   const table = [
-    '| Work | Time, ours / official (median) | Time ratio | Peak memory above start, ours / official | Memory ratio | Requests, ours / official | Check | Goal (ours / official) |',
-    '|---|---|---|---|---|---|---|---|',
+    '| Work | Time, ours / official (median) | Time ratio | Peak memory above start, ours / official | Memory ratio | Requests, ours / official | Client CPU, ours / official | Check | Goal (ours / official) |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
   process.stdout.write(`\n${table}\n`);
@@ -114,7 +114,9 @@ async function main(): Promise<void> {
 Produced by \`npm run bench -- --write\` (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${ROUNDS} rounds,
 scale ${SCALE}). Both clients run the same workload against the local server (in-memory database), each trial
 in a fresh process, alternating which client goes first; the figures are medians. Memory is the peak resident
-set size (sampled every 5 ms) above the level just before the measured section; requests are counted by wrapping \`fetch\`.
+set size (sampled every 5 ms) above the level just before the measured section; requests are counted on undici's request channel
+(\`undici:request:create\`, where Node's built-in \`fetch\` and the undici package both announce each request); client CPU is
+the client process's CPU time (all its threads) during the measured section.
 
 ${table}
 

@@ -74,4 +74,38 @@ describe('client ↔ local server: transport', () => {
       return true;
     });
   });
+
+  it('answers the same through its own transport and through a fetch (an editor\'s): bodies, forms, errors, timeouts', async () => {
+    const viaFetch = clientFor(srv, { fetch: globalThis.fetch });
+    const own = c;
+    for (const client of [own, viaFetch]) {
+      // A JSON body, a multipart body built from bytes, and a FormData body (CSV upload).
+      const ds = await client.datasets.create({ name: unique('both-ways') });
+      await client.examples.create({ datasetId: ds.id, examples: [{ inputs: { q: 'ü ✓' }, outputs: { a: 1 } }] });
+      const csv = await client.datasets.uploadCsv({ csv: 'q,a\nhello,world\n', inputKeys: ['q'], outputKeys: ['a'], name: unique('csv-both') });
+      const rows = await collect(client.examples.list({ datasetId: csv.id }));
+      assert.deepEqual(rows.map((r) => [r.inputs, r.outputs]), [[{ q: 'hello' }, { a: 'world' }]]);
+      assert.deepEqual((await collect(client.examples.list({ datasetId: ds.id })))[0]!.inputs, { q: 'ü ✓' });
+      // An error keeps status, status text and the server's detail.
+      await assert.rejects(client.prompts.latestCommitHash('nobody-has-this-prompt'), (e: unknown) => {
+        assert.ok(e instanceof LangSmithError);
+        assert.equal(e.status, 404);
+        assert.match(e.message, /^Error 404: Not Found\n/);
+        return true;
+      });
+    }
+    await setFaults(srv, 'latency:300-300ms');
+    await assert.rejects(clientFor(srv, { fetch: globalThis.fetch, timeoutMs: 50, maxRetries: 0 }).settings(), LangSmithTimeoutError);
+  });
+
+  it('reports a refused connection as a network error naming the action', async () => {
+    const closed = clientFor(srv, { apiUrl: 'http://127.0.0.1:9', maxRetries: 1, retryBaseDelayMs: 1 });
+    await assert.rejects(closed.settings(), (e: unknown) => {
+      assert.ok(e instanceof LangSmithError);
+      assert.equal(e.status, undefined);
+      assert.match(e.message, /^Failed to read settings: .*ECONNREFUSED/);
+      return true;
+    });
+    assert.equal(closed.http.stats.requests, 2, 'a network error is retried');
+  });
 });
