@@ -233,19 +233,19 @@ export function listExamples(ctx: Ctx, q: ExampleQuery): RevRow[] {
   const index = q.asOf === null ? 'INDEXED BY exrev_current' : '';
   const whereSql = where.join(' AND ');
   // Paging by offset steps over `offset` index entries on every page, so deep pages of a large dataset
-  // cost more and more. The key (created_at, example_id) orders the examples totally, so the page at
-  // `offset` starts right after the last example of the page that ended there: remember where pages end
-  // and seek to it. The dataset's latest version is part of the key, so any change starts afresh.
+  // cost more and more. The key (created_at, example_id) orders the examples totally, so a page can start
+  // from where an earlier page of the same query ended and step over only the rest: remember where pages
+  // end and seek to the nearest end at or before `offset`. Clients that keep several pages in flight ask
+  // for a page before the one in front of it has been answered, so the exact end is not always known yet.
+  // The dataset's latest version is part of the query's key, so any change starts afresh.
   const latest = ctx.st.one<{ v: string | null }>('SELECT MAX(as_of) AS v FROM dataset_versions WHERE dataset_id = ?', q.datasetId)?.v ?? '';
-  const base = `${latest}|${whereSql}|${JSON.stringify(params)}|`;
-  let ends = pageEnds.get(ctx);
-  if (!ends) pageEnds.set(ctx, (ends = new Map()));
-  const end = q.offset > 0 ? ends.get(base + q.offset) : undefined;
-  const rows = end
+  const ends = pageEndsOf(ctx, `${latest}|${whereSql}|${JSON.stringify(params)}`);
+  const from = q.offset > 0 ? nearestEnd(ends, q.offset) : undefined;
+  const rows = from
     ? ctx.st.all<RevRow>(
         `SELECT e.* FROM example_revisions e ${index} WHERE ${whereSql} AND (e.created_at, e.example_id) > (?, ?)
-          ORDER BY e.created_at, e.example_id LIMIT ?`,
-        ...params, end.createdAt, end.exampleId, q.limit,
+          ORDER BY e.created_at, e.example_id LIMIT ? OFFSET ?`,
+        ...params, from.end.createdAt, from.end.exampleId, q.limit, q.offset - from.offset,
       )
     : ctx.st.all<RevRow>(
         `SELECT e.* FROM example_revisions e ${index} WHERE ${whereSql} ORDER BY e.created_at, e.example_id LIMIT ? OFFSET ?`,
@@ -253,17 +253,46 @@ export function listExamples(ctx: Ctx, q: ExampleQuery): RevRow[] {
       );
   const last = rows[rows.length - 1];
   if (rows.length === q.limit && last?.created_at) {
-    const key = base + (q.offset + rows.length);
-    ends.delete(key);
-    ends.set(key, { createdAt: last.created_at, exampleId: last.example_id });
+    const at = q.offset + rows.length;
+    ends.delete(at);
+    ends.set(at, { createdAt: last.created_at, exampleId: last.example_id });
     if (ends.size > PAGE_ENDS_KEPT) ends.delete(ends.keys().next().value!);
   }
   return rows;
 }
 
-/** Where recent example pages ended, per server (see listExamples); the oldest are forgotten first. */
-const pageEnds = new WeakMap<Ctx, Map<string, { createdAt: string; exampleId: string }>>();
+interface PageEnd {
+  createdAt: string;
+  exampleId: string;
+}
+
+/** Where recent example pages ended, per server and query; the oldest queries and ends are forgotten first. */
+const pageEnds = new WeakMap<Ctx, Map<string, Map<number, PageEnd>>>();
+const PAGE_END_QUERIES_KEPT = 64;
 const PAGE_ENDS_KEPT = 1000;
+
+function pageEndsOf(ctx: Ctx, query: string): Map<number, PageEnd> {
+  let queries = pageEnds.get(ctx);
+  if (!queries) pageEnds.set(ctx, (queries = new Map()));
+  let ends = queries.get(query);
+  if (ends) {
+    queries.delete(query); // most recently used last
+  } else {
+    ends = new Map();
+    if (queries.size >= PAGE_END_QUERIES_KEPT) queries.delete(queries.keys().next().value!);
+  }
+  queries.set(query, ends);
+  return ends;
+}
+
+/** The recorded page end at `offset`, or the nearest one before it. */
+export function nearestEnd(ends: Map<number, PageEnd>, offset: number): { offset: number; end: PageEnd } | undefined {
+  const exact = ends.get(offset);
+  if (exact) return { offset, end: exact };
+  let best: { offset: number; end: PageEnd } | undefined;
+  for (const [at, end] of ends) if (at < offset && (!best || at > best.offset)) best = { offset: at, end };
+  return best;
+}
 
 const ALLOWED_CREATE = new Set(['created_at', 'metadata', 'split', 'source_run_id', 'use_source_run_io', 'use_source_run_attachments', 'id', 'dataset_id']);
 const ALLOWED_UPDATE = new Set(['metadata', 'split', 'created_at', 'id', 'dataset_id', 'inputs', 'outputs']);

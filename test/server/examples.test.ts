@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { nearestEnd } from '../../server/routes/examples';
 import { withLocalServer } from '../harness/localServer';
 import { api, client, collect } from './helpers';
 
@@ -91,7 +92,7 @@ describe('examples: multipart create/update with attachments, reads, filters, de
     assert.equal(badFilter.status, 400);
   });
 
-  it('GET /examples pages: consecutive pages give the same rows as fresh offset reads, also across a change', async () => {
+  it('GET /examples pages: consecutive and out-of-order pages give the same rows as fresh offset reads, also across a change', async () => {
     const c = client(srv());
     const d = await c.createDataset('ex-paging');
     // Equal created_at for many examples: the order falls back to the example id.
@@ -111,12 +112,29 @@ describe('examples: multipart create/update with attachments, reads, filters, de
     const after = await page(50);
     assert.equal(after[0], sequential[0]![49], 'the new first example shifts every later page by one');
     assert.notEqual(first!.id, after[0]);
+    // Pages asked for before the page in front of them was answered (a client with several pages in flight)
+    // start from the nearest earlier page end and step over the rest.
+    const ahead170 = await page(170, 30);
+    const ahead120 = await page(120, 20);
+    const ahead230 = await page(230, 50);
     // Filters take part: a filtered listing is not mixed up with the plain one.
     const odd = ((await api(srv(), 'GET', `/examples?dataset=${d.id}&limit=20&offset=20&filter=${encodeURIComponent('eq(metadata.x, 1)')}`)).body as unknown[]);
     assert.deepEqual(odd, []);
     const full = (await collect(c.listExamples({ datasetId: d.id }))).map((e) => e.id);
     assert.equal(full.length, 251);
     assert.deepEqual(full.slice(1, 251), sequential.flat());
+    assert.deepEqual(ahead170, full.slice(170, 200));
+    assert.deepEqual(ahead120, full.slice(120, 140));
+    assert.deepEqual(ahead230, full.slice(230));
+  });
+
+  it('a page starts from the recorded end at its offset, else from the nearest earlier one', () => {
+    const end = (n: number) => ({ createdAt: `t${n}`, exampleId: `e${n}` });
+    const ends = new Map([[300, end(300)], [100, end(100)], [200, end(200)]]);
+    assert.deepEqual(nearestEnd(ends, 200), { offset: 200, end: end(200) });
+    assert.deepEqual(nearestEnd(ends, 250), { offset: 200, end: end(200) });
+    assert.deepEqual(nearestEnd(ends, 1000), { offset: 300, end: end(300) });
+    assert.equal(nearestEnd(ends, 99), undefined);
   });
 
   it('DELETE /examples/{id} and DELETE /examples?example_ids=…; old versions still read them', async () => {
