@@ -5,7 +5,7 @@
 //   await srv.close();
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { Ctx, Tenant } from './context';
 import { Checkpointer, type DB, Statements, isEmpty, openDatabase } from './db';
@@ -129,38 +129,28 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
     reply.code(404).send({ detail: `Not Found: ${req.method} ${req.url.split('?')[0]}` });
   });
 
-  app.addHook('onResponse', async () => {
+  // The hooks below run on every request, so they are written in callback style: no promise per hook
+  // and request unless a fault is being injected.
+  app.addHook('onResponse', (_req, _reply, done) => {
     ctx.stats.requests++;
+    done();
   });
 
   // Once closing, every answer still going out ends its connection: a keep-alive socket that becomes idle
   // after close() began would otherwise hold the server open until its keep-alive timeout.
   let closing = false;
-  app.addHook('preClose', async () => {
+  app.addHook('preClose', (done) => {
     closing = true;
+    done();
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 
-  app.addHook('onRequest', async (req, reply) => {
-    const config = req.routeOptions.config ?? {};
-    if (!req.routeOptions.url) return; // unknown route → the 404 handler
-    if (!config.noFaults && !req.url.startsWith('/__local/') && (ctx.faults.statuses.length || ctx.faults.reset || ctx.faults.latency)) {
-      let dropped: boolean;
-      try {
-        dropped = await applyFaults(ctx.faults, req, reply);
-      } catch (e) {
-        ctx.stats.faultsInjected++;
-        throw e;
-      }
-      if (dropped) {
-        ctx.stats.faultsInjected++;
-        return reply;
-      }
-    }
-    if (config.public) return;
+  /** Who is asking: the tenant of the API key (and the workspace it names, if any). */
+  const authenticate = (req: FastifyRequest, isPublic: boolean): void => {
+    if (isPublic) return;
     const key = req.headers['x-api-key'];
     const auth = req.headers.authorization;
     const apiKey = typeof key === 'string' && key ? key : typeof auth === 'string' && /^Bearer /i.test(auth) ? auth.slice(7).trim() : undefined;
@@ -171,6 +161,37 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
     if (typeof wanted === 'string' && wanted && wanted.toLowerCase() !== tenant.id)
       throw new HttpError(403, `Forbidden: this API key does not belong to workspace ${wanted}`);
     req.tenant = tenant;
+  };
+
+  app.addHook('onRequest', (req, reply, done) => {
+    const config = req.routeOptions.config ?? {};
+    if (!req.routeOptions.url) {
+      done(); // unknown route → the 404 handler
+      return;
+    }
+    const proceed = () => {
+      try {
+        authenticate(req, !!config.public);
+      } catch (e) {
+        done(e as Error);
+        return;
+      }
+      done();
+    };
+    if (!config.noFaults && !req.url.startsWith('/__local/') && (ctx.faults.statuses.length || ctx.faults.reset || ctx.faults.latency)) {
+      applyFaults(ctx.faults, req, reply).then(
+        (dropped) => {
+          if (dropped) ctx.stats.faultsInjected++; // the connection is gone; nothing more to do
+          else proceed();
+        },
+        (e: Error) => {
+          ctx.stats.faultsInjected++;
+          done(e);
+        },
+      );
+      return;
+    }
+    proceed();
   });
 
   const info = () => ({

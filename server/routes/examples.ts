@@ -116,7 +116,7 @@ export function exampleJson(e: RevRow, origin: string): string {
   const q = JSON.stringify;
   return `{"id":${q(e.example_id)},"dataset_id":${q(e.dataset_id)},"name":${q(`#${e.example_id.slice(0, 4)}`)},"inputs":${e.inputs},` +
     `"outputs":${e.outputs ?? 'null'},"metadata":${e.metadata ?? 'null'},"source_run_id":${q(e.source_run_id)},` +
-    `"created_at":${q(e.created_at)},"modified_at":${q(e.valid_from)},"attachment_urls":${q(attachmentUrls(null, origin, e.attachments))}}`;
+    `"created_at":${q(e.created_at)},"modified_at":${q(e.valid_from)},"attachment_urls":${e.attachments === null ? '{}' : q(attachmentUrls(null, origin, e.attachments))}}`;
 }
 
 /** Sends a list of examples; the common case (no select) is composed from the stored JSON text. */

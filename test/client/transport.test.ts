@@ -28,6 +28,18 @@ describe('client ↔ local server: transport', () => {
     assert.ok(flaky.http.stats.retries > 0, 'some requests were retried');
   });
 
+  it('waits as long as a 429 answer\'s Retry-After says before trying again', async () => {
+    await setFaults(srv, '429:1'); // the server answers 429 with "Retry-After: 1"
+    const patient = clientFor(srv, { maxRetries: 1, retryBaseDelayMs: 1, retryMaxDelayMs: 5000 });
+    const started = performance.now();
+    const answer = patient.settings();
+    await new Promise((r) => setTimeout(r, 200));
+    await setFaults(srv, '');
+    assert.equal((await answer).tenant_handle, 'local');
+    assert.ok(performance.now() - started >= 950, 'the retry came after the server\'s Retry-After, not the 1 ms backoff');
+    assert.equal(patient.http.stats.retries, 1);
+  });
+
   it('gives up after its retries with the status of the last answer', async () => {
     await setFaults(srv, '503:1');
     const h = clientFor(srv, { maxRetries: 2, retryBaseDelayMs: 1 });
