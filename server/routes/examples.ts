@@ -111,12 +111,14 @@ export function exampleOut(e: RevRow, origin: string, select?: Set<string> | nul
   return out;
 }
 
-/** The same as JSON.stringify(exampleOut(e, origin)), without parsing and re-serializing the stored JSON. */
+/**
+ * The same as JSON.stringify(exampleOut(e, origin)), without parsing and re-serializing the stored JSON.
+ * Ids are UUIDs and timestamps ISO strings (both checked on the way in), so they are written as they are.
+ */
 export function exampleJson(e: RevRow, origin: string): string {
-  const q = JSON.stringify;
-  return `{"id":${q(e.example_id)},"dataset_id":${q(e.dataset_id)},"name":${q(`#${e.example_id.slice(0, 4)}`)},"inputs":${e.inputs},` +
-    `"outputs":${e.outputs ?? 'null'},"metadata":${e.metadata ?? 'null'},"source_run_id":${q(e.source_run_id)},` +
-    `"created_at":${q(e.created_at)},"modified_at":${q(e.valid_from)},"attachment_urls":${e.attachments === null ? '{}' : q(attachmentUrls(null, origin, e.attachments))}}`;
+  return `{"id":"${e.example_id}","dataset_id":"${e.dataset_id}","name":"#${e.example_id.slice(0, 4)}","inputs":${e.inputs},` +
+    `"outputs":${e.outputs ?? 'null'},"metadata":${e.metadata ?? 'null'},"source_run_id":${e.source_run_id === null ? 'null' : JSON.stringify(e.source_run_id)},` +
+    `"created_at":"${e.created_at}","modified_at":"${e.valid_from}","attachment_urls":${e.attachments === null ? '{}' : JSON.stringify(attachmentUrls(null, origin, e.attachments))}}`;
 }
 
 /** Sends a list of examples; the common case (no select) is composed from the stored JSON text. */

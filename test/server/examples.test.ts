@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { nearestEnd } from '../../server/routes/examples';
+import { exampleJson, exampleOut, nearestEnd, type RevRow } from '../../server/routes/examples';
 import { withLocalServer } from '../harness/localServer';
 import { api, client, collect } from './helpers';
 
@@ -126,6 +126,20 @@ describe('examples: multipart create/update with attachments, reads, filters, de
     assert.deepEqual(ahead170, full.slice(170, 200));
     assert.deepEqual(ahead120, full.slice(120, 140));
     assert.deepEqual(ahead230, full.slice(230));
+  });
+
+  it('writes a listed example exactly as JSON.stringify of its full shape', () => {
+    const base: RevRow = {
+      rev: 1, example_id: '0b6f1f1e-8c4e-4c1e-9d3a-2f0e5b7c9a11', dataset_id: '5e0c2a7b-1d3f-4b8e-a6c9-7f2d1e0b3a44',
+      valid_from: '2026-01-02T03:04:05.678Z', valid_to: null, inputs: '{"q":"say \\"hi\\"\\n ✓"}', outputs: null,
+      metadata: '{"dataset_split":["base"]}', source_run_id: null, attachments: null, created_at: '2026-01-01T00:00:00.000Z',
+    };
+    const rows: RevRow[] = [
+      base,
+      { ...base, outputs: '{"a":[1,2,{"b":null}]}', metadata: null, source_run_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' },
+      { ...base, attachments: JSON.stringify({ 'my file.png': { hash: 'abc123', mime_type: 'image/png', size: 3 } }) },
+    ];
+    for (const row of rows) assert.equal(exampleJson(row, 'http://127.0.0.1:1984'), JSON.stringify(exampleOut(row, 'http://127.0.0.1:1984')));
   });
 
   it('a page starts from the recorded end at its offset, else from the nearest earlier one', () => {
