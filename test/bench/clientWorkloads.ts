@@ -45,10 +45,10 @@ function payload(i: number): Record<string, unknown> {
 async function measure(body: () => Promise<number>): Promise<TrialResult> {
   (globalThis as { gc?: () => void }).gc?.();
   await tick();
-  const base = process.memoryUsage().rss;
+  const base = process.memoryUsage.rss();
   let peak = base;
   const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
+    peak = Math.max(peak, process.memoryUsage.rss());
   }, 5);
   requests = 0;
   const cpu0 = process.cpuUsage();
@@ -59,7 +59,7 @@ async function measure(body: () => Promise<number>): Promise<TrialResult> {
   const used = requests;
   clearInterval(sampler);
   // Not getrusage's maxRSS: on Linux it carries the parent's high-water mark across fork+exec.
-  peak = Math.max(peak, process.memoryUsage().rss);
+  peak = Math.max(peak, process.memoryUsage.rss());
   return { ms, requests: used, peakMB: (peak - base) / 1024 / 1024, check, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
       const client = new LangSmithClient({ apiUrl: args.url, apiKey: args.apiKey });
       result = await measure(async () => {
         let n = 0;
-        for await (const ex of client.examples.list({ datasetId: args.datasetId!, prefetch: Number(process.env['BENCH_PREFETCH'] ?? 3) })) if (ex.id) n++;
+        for await (const ex of client.examples.list({ datasetId: args.datasetId!, ...(process.env['BENCH_PREFETCH'] ? { prefetch: Number(process.env['BENCH_PREFETCH']) } : {}) })) if (ex.id) n++;
         return n;
       });
     }
