@@ -142,7 +142,7 @@ type Transport = (url: string, method: Method, headers: Record<string, string>, 
 /** Through a fetch function (WHATWG Request/Response objects on every call). */
 function fetchTransport(fetchImpl: typeof fetch): Transport {
   return async (url, method, headers, body, signal) => {
-    const res = await fetchImpl(url, { method, headers, body: body as RequestInit['body'], signal });
+    const res = await fetchImpl(url, { method, headers, body: body as RequestInit['body'], signal, redirect: 'manual' });
     return {
       status: res.status,
       statusText: res.statusText,
@@ -157,6 +157,62 @@ function fetchTransport(fetchImpl: typeof fetch): Transport {
 
 let sharedAgent: Agent | undefined;
 
+/** Redirects the own transport follows, like `fetch` does; only within the API's origin (see below). */
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** One request and its whole answer over an undici dispatcher. */
+function exchange(dispatcher: Dispatcher, url: URL, method: Method, headers: Record<string, string>, body: WireBody, signal: AbortSignal): Promise<WireAnswer> {
+  return new Promise<WireAnswer>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    let abortDispatch: ((reason?: Error) => void) | undefined;
+    const onAbort = () => abortDispatch?.(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    let status = 0;
+    let rawHeaders: Buffer[] = [];
+    const chunks: Buffer[] = [];
+    const handler: Dispatcher.DispatchHandlers = {
+      onConnect(abort) {
+        if (signal.aborted) abort(signal.reason as Error);
+        else abortDispatch = abort;
+      },
+      onHeaders(statusCode, headerList) {
+        status = statusCode;
+        rawHeaders = headerList ?? [];
+        return true;
+      },
+      onData(chunk) {
+        chunks.push(chunk);
+        return true;
+      },
+      onComplete() {
+        signal.removeEventListener('abort', onAbort);
+        const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+        let parsed: Record<string, string | string[] | undefined> | undefined;
+        resolve({
+          status,
+          statusText: STATUS_CODES[status] ?? '',
+          header: (name) => {
+            parsed ??= undiciUtil.parseHeaders(rawHeaders);
+            const v = parsed[name.toLowerCase()];
+            return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+          },
+          text: async () => text,
+          discard: async () => undefined,
+        });
+      },
+      onError(err) {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    };
+    dispatcher.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body: body as string | Uint8Array | undefined }, handler);
+  });
+}
+
 /**
  * undici's dispatcher API on a kept-alive connection pool: the same HTTP as `fetch`, without building
  * WHATWG Request, Headers and stream objects for every call (most of a small request's CPU time). Every
@@ -164,58 +220,33 @@ let sharedAgent: Agent | undefined;
  */
 function undiciTransport(dispatcher: Dispatcher | undefined): Transport {
   return (url, method, headers, body, signal) =>
-    new Promise<WireAnswer>((resolve, reject) => {
-      if (signal.aborted) {
-        reject(signal.reason);
-        return;
+    exchange(dispatcher ?? (sharedAgent ??= new Agent({ keepAliveTimeout: 10_000 })), new URL(url), method, headers, body, signal);
+}
+
+/**
+ * Follows redirects as `fetch` does (303, and 301/302 after a POST, continue as a GET without a body), but
+ * only within the origin asked: the API key goes with every request, so a redirect to another host is
+ * answered as it is rather than handing the key to that host.
+ */
+function followingRedirects(transport: Transport): Transport {
+  return async (url, method, headers, body, signal) => {
+    let target = url;
+    for (let hops = 0; ; hops++) {
+      const answer = await transport(target, method, headers, body, signal);
+      const location = REDIRECT_STATUSES.has(answer.status) ? answer.header('location') : null;
+      if (!location || hops >= MAX_REDIRECTS) return answer;
+      const next = new URL(location, target);
+      if (next.origin !== new URL(target).origin) return answer;
+      await answer.discard();
+      if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+        headers = { ...headers };
+        delete headers['content-type'];
       }
-      const target = new URL(url);
-      let abortDispatch: ((reason?: Error) => void) | undefined;
-      const onAbort = () => abortDispatch?.(signal.reason as Error);
-      signal.addEventListener('abort', onAbort, { once: true });
-      let status = 0;
-      let rawHeaders: Buffer[] = [];
-      const chunks: Buffer[] = [];
-      const handler: Dispatcher.DispatchHandlers = {
-        onConnect(abort) {
-          if (signal.aborted) abort(signal.reason as Error);
-          else abortDispatch = abort;
-        },
-        onHeaders(statusCode, headerList) {
-          status = statusCode;
-          rawHeaders = headerList ?? [];
-          return true;
-        },
-        onData(chunk) {
-          chunks.push(chunk);
-          return true;
-        },
-        onComplete() {
-          signal.removeEventListener('abort', onAbort);
-          const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
-          let parsed: Record<string, string | string[] | undefined> | undefined;
-          resolve({
-            status,
-            statusText: STATUS_CODES[status] ?? '',
-            header: (name) => {
-              parsed ??= undiciUtil.parseHeaders(rawHeaders);
-              const v = parsed[name.toLowerCase()];
-              return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-            },
-            text: async () => text,
-            discard: async () => undefined,
-          });
-        },
-        onError(err) {
-          signal.removeEventListener('abort', onAbort);
-          reject(err);
-        },
-      };
-      (dispatcher ?? (sharedAgent ??= new Agent({ keepAliveTimeout: 10_000 }))).dispatch(
-        { origin: target.origin, path: `${target.pathname}${target.search}`, method, headers, body: body as string | Uint8Array | undefined },
-        handler,
-      );
-    });
+      target = next.href;
+    }
+  };
 }
 
 /** A FormData or Blob body as bytes and its content type, for the transport that takes bytes only. */
@@ -250,7 +281,7 @@ export class HttpClient {
     this.retryBaseDelayMs = config.retryBaseDelayMs ?? 500;
     this.retryMaxDelayMs = config.retryMaxDelayMs ?? 30_000;
     this.takesForms = config.fetch !== undefined;
-    this.transport = config.fetch ? fetchTransport(config.fetch) : undiciTransport(config.dispatcher);
+    this.transport = followingRedirects(config.fetch ? fetchTransport(config.fetch) : undiciTransport(config.dispatcher));
     this.#baseHeaders = { accept: 'application/json', ...(config.headers ?? {}) };
     if (config.apiKey) this.#baseHeaders['x-api-key'] = config.apiKey;
     if (this.workspaceId) this.#baseHeaders['x-tenant-id'] = this.workspaceId;
@@ -331,6 +362,18 @@ export class HttpClient {
           if (res.status === 404 && opts.nullOn404) {
             await res.discard();
             return null;
+          }
+          const location = REDIRECT_STATUSES.has(res.status) ? res.header('location') : null;
+          if (location) {
+            const origin = new URL(url).origin;
+            const why = new URL(location, url).origin === origin
+              ? `more than ${MAX_REDIRECTS} redirects, the last to ${location}`
+              : `the server redirects to ${location}, which is not followed (the API key is only sent to ${origin})`;
+            throw new LangSmithError(`Failed to ${opts.action}: ${res.status} ${res.statusText}: ${why}`, {
+              action: opts.action,
+              status: res.status,
+              statusText: res.statusText,
+            });
           }
           let text = '';
           try {

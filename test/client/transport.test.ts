@@ -1,5 +1,14 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import { Agent } from 'undici';
+import type { AddressInfo } from 'node:net';
 import { LangSmithAuthError, LangSmithError, LangSmithTimeoutError, collect, type LangSmithClient } from '../../src/client';
+import { HttpClient } from '../../src/client/http';
+import { startTlsFront } from '../harness/tlsFront';
 import { clientFor, setFaults, startLocal, unique, type TestServer } from './_server';
 
 describe('client ↔ local server: transport', () => {
@@ -119,5 +128,83 @@ describe('client ↔ local server: transport', () => {
       return true;
     });
     assert.equal(closed.http.stats.requests, 2, 'a network error is retried');
+  });
+
+  it('reaches an HTTPS server with a private CA through a dispatcher that trusts it, and refuses it otherwise', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-client-tls-'));
+    const front = await startTlsFront(dir, Number(new URL(srv.url).port));
+    const agent = new Agent({ connect: { ca: [...tls.rootCertificates, fs.readFileSync(front.caFile, 'utf8')] } });
+    try {
+      const url = `https://127.0.0.1:${front.port}`;
+      assert.equal((await clientFor(srv, { apiUrl: url, dispatcher: agent }).settings()).tenant_handle, 'local');
+      await assert.rejects(clientFor(srv, { apiUrl: url, maxRetries: 0 }).settings(), (e: unknown) => {
+        assert.ok(e instanceof LangSmithError);
+        assert.match(e.message, /^Failed to read settings: .*certificate/i);
+        return true;
+      });
+    } finally {
+      await agent.close();
+      await front.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  describe('redirects', () => {
+    // A small HTTP server that answers with redirects, and another host that must never see the key.
+    let front: http.Server;
+    let elsewhere: http.Server;
+    let frontUrl = '';
+    const elsewhereSaw: (string | undefined)[] = [];
+    before(async () => {
+      elsewhere = http.createServer((req, res) => {
+        elsewhereSaw.push(req.headers['x-api-key'] as string | undefined);
+        res.end('{}');
+      });
+      await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', r));
+      const elsewhereUrl = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+      front = http.createServer((req, res) => {
+        const to = (status: number, location: string) => res.writeHead(status, { location }).end();
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', () => {
+          if (req.url === '/moved') return to(307, '/target?x=1');
+          if (req.url === '/created') return to(303, `${frontUrl}/target`);
+          if (req.url === '/kept') return to(308, '/echo');
+          if (req.url === '/away') return to(302, `${elsewhereUrl}/steal`);
+          if (req.url === '/loop') return to(307, '/loop');
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ url: req.url, method: req.method, key: req.headers['x-api-key'], body }));
+        });
+      });
+      await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+      frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    });
+    after(() => {
+      front.close();
+      elsewhere.close();
+    });
+
+    for (const [name, extra] of [['own transport', {}], ['a fetch', { fetch: globalThis.fetch }]] as const) {
+      it(`follows redirects within the API's origin and refuses others (${name})`, async () => {
+        const h = new HttpClient({ apiUrl: frontUrl, apiKey: 'lsv2_redirect_key', maxRetries: 0, ...extra });
+        type Echo = { url: string; method: string; key: string; body: string };
+        assert.deepEqual(await h.request<Echo>({ path: '/moved', action: 'read moved' }), { url: '/target?x=1', method: 'GET', key: 'lsv2_redirect_key', body: '' });
+        // 303 after a POST continues as a GET without the body; 308 keeps the method and body.
+        const seen = await h.request<Echo>({ method: 'POST', path: '/created', json: { a: 1 }, action: 'create thing' });
+        assert.deepEqual([seen.url, seen.method, seen.body], ['/target', 'GET', '']);
+        const kept = await h.request<Echo>({ method: 'POST', path: '/kept', json: { a: 1 }, action: 'create thing' });
+        assert.deepEqual([kept.url, kept.method, kept.body], ['/echo', 'POST', '{"a":1}']);
+        await assert.rejects(h.request({ path: '/away', action: 'read away' }), (e: unknown) => {
+          assert.ok(e instanceof LangSmithError);
+          assert.equal(e.status, 302);
+          assert.match(e.message, /^Failed to read away: 302 Found: the server redirects to http:\/\/127\.0\.0\.1:\d+\/steal, which is not followed/);
+          return true;
+        });
+        assert.deepEqual(elsewhereSaw, [], 'the other host was never asked');
+        await assert.rejects(h.request({ path: '/loop', action: 'read loop' }), {
+          message: 'Failed to read loop: 307 Temporary Redirect: more than 5 redirects, the last to /loop',
+        });
+      });
+    }
   });
 });

@@ -1,6 +1,6 @@
 // The connection through VS Code's proxy settings and with a private CA (`langsmith.caFile`), inside the real
 // extension host. A tiny forwarding proxy runs in the test (loopback only, it counts what it forwards), and a TLS
-// front with a self-signed certificate (made with openssl) stands in for a self-hosted LangSmith behind a private CA.
+// front with a self-signed certificate (test/harness/tlsFront.ts) stands in for a self-hosted LangSmith behind a private CA.
 //
 // What the extension host does on its own (VS Code 1.139, checked here): the global fetch is patched to follow
 // `http.proxy`, but loopback hosts always go direct, whatever `http.noProxy` says. The extension keeps that rule.
@@ -10,15 +10,14 @@
 // versions it supports have no such patch, and the patch knows nothing of `langsmith.caFile`), and the CA test
 // through the proxy below can only pass through the extension's own proxy route.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as tls from 'node:tls';
 import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
+import { startTlsFront } from '../../harness/tlsFront';
 import type { TreeNode } from '../../../src/views/treeNode';
 
 const EXTENSION_ID = 'langsmith-workbench.langsmith-workbench';
@@ -92,41 +91,6 @@ async function startProxy(): Promise<TestProxy> {
   };
 }
 
-/** A TLS front for the local server with a fresh self-signed certificate for 127.0.0.1 and *.proxy.test. */
-async function startTlsFront(dir: string): Promise<{ port: number; caFile: string; close(): Promise<void> }> {
-  const key = path.join(dir, 'key.pem');
-  const cert = path.join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1',
-    '-subj', '/CN=LangSmith Workbench test CA', '-addext', `subjectAltName=IP:127.0.0.1,DNS:${PROXY_ONLY_HOST}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE',
-  ], { stdio: 'pipe' });
-  const sockets = new Set<net.Socket>();
-  const server = tls.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (client) => {
-    const upstream = net.connect(serverPort, '127.0.0.1');
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  server.on('tlsClientError', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    caFile: cert,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describe('connection: VS Code proxy settings and a private CA', function () {
   this.timeout(60_000);
@@ -239,7 +203,7 @@ describe('connection: VS Code proxy settings and a private CA', function () {
 
   it('trusts a private CA from langsmith.caFile: without it TLS fails, with it the tree loads, directly and through the proxy; proxyStrictSSL off accepts it', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-tls-'));
-    const front = await startTlsFront(dir);
+    const front = await startTlsFront(dir, serverPort, [PROXY_ONLY_HOST]);
     const proxy = await startProxy();
     try {
       await withEnvironmentEndpoint(`https://127.0.0.1:${front.port}`, async () => {
