@@ -120,55 +120,45 @@ the client process's CPU time (all its threads) during the measured section.
 
 ${table}
 
-The machine is shared with other work, so the figures move between runs: peak memory in particular depends
-on when the garbage collector runs, and the read workload's time ratio depends on whether the client and the
-server each get a core (see below). A ratio close to a goal's bound can land on either side of it from one
-run to the next. Ranges over the runs of 2026-11-21 (the recorded run and the others of that day) are given
-below where they matter.
+The machine has two cores and is shared with other work, so the figures move between runs: peak memory in
+particular depends on when the garbage collector runs. A ratio close to a goal's bound can land on either side
+of it from one run to the next; ranges over several runs of the day are given below where they matter.
 
 Where the difference comes from:
+- **Transport (every workload)**: ours sends through undici's dispatcher API on a kept-alive connection
+  pool and collects each answer whole; the official client goes through \`fetch\`, which builds WHATWG
+  Request, Headers and stream objects for every call. The difference is most of a small request's CPU time:
+  the 600 requests of the prompt workload cost ours ≈ 0.35 s of CPU against ≈ 1.1–1.2 s for the official
+  client's 1,000. (In the editor the extension still hands the client VS Code's own \`fetch\` when no proxy or
+  CA file is configured, because that one follows the system proxy.)
 - **Creating examples**: ours sends client-generated ids in multipart batches of up to 1,000 examples
   (two requests in flight) and does not read the examples back; the official client uploads in one request and
   then reads every example back with one GET each, all at once.
-- **Reading examples**: both ask for pages of 100 (the API's maximum); ours keeps up to three further pages in
-  flight while the current one is consumed (memory stays bounded by four pages) and hands examples out from
-  a single generator; the official client waits for each page before asking for the next. Ours checks each
-  page in place (the same rules and result as its zod schema, with the freshly parsed JSON completed rather
-  than copied example by example), which cut its CPU time for the 50,000 examples from ≈ 0.8–1.1 s to
-  ≈ 0.6–0.8 s and removed a second copy of every example from the garbage; a malformed page is still
-  refused with "unexpected answer from the server" and the path of each problem.
-  Peak memory for the read is now at or under the official client's in the runs of 2026-11-21 after the
-  change (0.89–0.99, where it was 0.90–1.56 before): the peaks are dominated by parsed pages not yet
-  collected, not by the pages ours holds.
+- **Reading examples**: both ask for pages of 100 (the API's maximum); ours keeps further pages in flight
+  while the current one is consumed (two by default; memory stays bounded by three pages) and hands examples
+  out from a single generator; the official client waits for each page before asking for the next. Ours
+  checks each page in place (the same rules and result as its zod schema, with the freshly parsed JSON
+  completed rather than copied example by example); a malformed page is still refused with "unexpected
+  answer from the server" and the path of each problem.
 - **Tracing**: ours merges each run's creation and end into one record while pending and sends each batch
   as one contiguous multipart body.
 - **Prompt push**: ours reads the repository once (which tells whether it exists and its latest commit),
   then commits: two requests. The official client checks existence twice and looks up the latest commit
-  before committing: four.
+  before committing: four. Pulls are one request each for both.
 
-Goals not met, and why:
-- **Reading examples (goal ≤ 0.5 time)**: 0.69–0.73 in most runs on 2026-11-21 after the change (0.70–1.16
-  before it), and 1.02 in one run where other work kept one of the machine's two cores busy. The local
-  server answers one request at a time and spends ≈ 1 ms of CPU on a page of 100 (≈ 0.5 s for the workload);
-  each client spends as much or more per page (ours ≈ 1.2–1.6 ms of CPU) in \`fetch\` (request objects, the socket writes over
-  loopback, reading the body) and \`JSON.parse\` of ≈ 120 KB, and ours a little more for validation. The
-  official client does the two one after the other; ours overlaps them, which on two free cores brings it
-  close to the larger of the two, about 0.6–0.7 of the official time, and on one free core gains nothing.
-  0.5 would need the client's share per page to be well below the server's. Pages larger than the API's
-  maximum of 100 would cut the per-request share, but LangSmith refuses them, so the client does not ask
-  for them; a deeper prefetch does not help either (one page in flight already keeps the single-threaded
-  server busy; one, two and three pages measured the same within the noise).
-- **Prompt push + pull (goal ≤ 0.5 time)**: 0.55–0.81 on 2026-11-21 (the client's push and pull are
-  unchanged; the spread is noise). Both clients spend about the same
-  time per request (the server's work, and on the client side mostly \`fetch\` and its socket writes over
-  loopback, ≈ 0.8–1 ms of CPU per request in ours, which both clients pay alike); ours makes 600 requests (2 per push, 1 per pull) against the official client's 1,000, so ≈ 0.6
-  is the floor for this work. A one-request push would have to leave the parent commit to the server. The
-  local server does take an omitted \`parent_commit\` as the latest commit, but LangSmith's OpenAPI marks
-  \`parent_commit\` optional without saying what an omitted one means, and LangSmith's own clients never rely
-  on it: the JS client's \`createCommit\` and the Python client's \`create_commit\` look up the latest commit
-  and send its hash whenever the caller gives none or \`latest\` (leaving \`parent_commit\` out only when the
-  prompt has no commits yet). So ours keeps the spec's "parent defaults to the latest commit" on the client
-  side. Answering pulls of just-pushed commits from memory would dodge real requests, so neither is done.
+**Reading examples is at its goal's bound (≤ 0.5 time)**: 0.49–0.52 in the runs of 2026-11-21 after the
+transport change (0.69–0.73 before it). Both the server and the client are now close to saturating the
+machine's two cores: during ours, the local server spends ≈ 0.5 s of CPU on the 500 pages (≈ 0.4 ms per page
+in SQLite reading the rows, the rest in composing the JSON and in HTTP) and the client ≈ 0.55 s (about 0.4 s
+on its main thread, mostly \`JSON.parse\` of ≈ 120 KB per page and the socket I/O, the rest on V8's helper
+threads), so the elapsed time is bounded by the CPU of both together rather than by either one. The official
+client pays the server's time and its own one after the other. What was done on the server side, for both
+clients alike: a page asked for before the page in front of it was answered starts from the nearest earlier
+page end instead of stepping through the index from the start (1 page in 8 did so with several pages in
+flight), rows come out of SQLite as arrays, ids and timestamps are written without re-escaping, and the
+per-request hooks need no promises. Pages larger than the API's maximum of 100 would cut the per-request
+share, but LangSmith refuses them, so the client does not ask for them; one, two, three and six pages in
+flight measured the same within the noise.
 `;
     writeFileSync(join(ROOT, 'docs', 'BENCHMARKS.md'), doc);
     process.stdout.write('\nwrote docs/BENCHMARKS.md\n');
