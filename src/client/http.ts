@@ -168,8 +168,19 @@ function exchange(dispatcher: Dispatcher, url: URL, method: Method, headers: Rec
       reject(signal.reason);
       return;
     }
+    let settled = false;
     let abortDispatch: ((reason?: Error) => void) | undefined;
-    const onAbort = () => abortDispatch?.(signal.reason as Error);
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      outcome();
+    };
+    // Aborted while still waiting for a connection: answer now, and drop the request once it gets one.
+    const onAbort = () => {
+      if (abortDispatch) abortDispatch(signal.reason as Error);
+      else settle(() => reject(signal.reason));
+    };
     signal.addEventListener('abort', onAbort, { once: true });
     let status = 0;
     let rawHeaders: Buffer[] = [];
@@ -189,27 +200,31 @@ function exchange(dispatcher: Dispatcher, url: URL, method: Method, headers: Rec
         return true;
       },
       onComplete() {
-        signal.removeEventListener('abort', onAbort);
         const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
         let parsed: Record<string, string | string[] | undefined> | undefined;
-        resolve({
-          status,
-          statusText: STATUS_CODES[status] ?? '',
-          header: (name) => {
-            parsed ??= undiciUtil.parseHeaders(rawHeaders);
-            const v = parsed[name.toLowerCase()];
-            return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-          },
-          text: async () => text,
-          discard: async () => undefined,
-        });
+        settle(() =>
+          resolve({
+            status,
+            statusText: STATUS_CODES[status] ?? '',
+            header: (name) => {
+              parsed ??= undiciUtil.parseHeaders(rawHeaders);
+              const v = parsed[name.toLowerCase()];
+              return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+            },
+            text: async () => text,
+            discard: async () => undefined,
+          }),
+        );
       },
       onError(err) {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
+        settle(() => reject(err));
       },
     };
-    dispatcher.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body: body as string | Uint8Array | undefined }, handler);
+    try {
+      dispatcher.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body: body as string | Uint8Array | undefined }, handler);
+    } catch (err) {
+      settle(() => reject(err));
+    }
   });
 }
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { Agent } from 'undici';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { LangSmithAuthError, LangSmithError, LangSmithTimeoutError, collect, type LangSmithClient } from '../../src/client';
 import { HttpClient } from '../../src/client/http';
 import { startTlsFront } from '../harness/tlsFront';
@@ -146,6 +146,24 @@ describe('client ↔ local server: transport', () => {
       await agent.close();
       await front.close();
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('times out a request still queued for a connection, without waiting for the one ahead of it', async () => {
+    const silent = net.createServer(() => undefined); // accepts, never answers
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const agent = new Agent({ connections: 1 });
+    try {
+      const h = new HttpClient({ apiUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, dispatcher: agent, maxRetries: 0 });
+      const ahead = h.request({ path: '/slow', action: 'read slow', timeoutMs: 1500 });
+      ahead.catch(() => undefined);
+      const started = performance.now();
+      await assert.rejects(h.request({ path: '/queued', action: 'read queued', timeoutMs: 100 }), LangSmithTimeoutError);
+      assert.ok(performance.now() - started < 1000, 'the queued request gave up at its own timeout');
+      await assert.rejects(ahead, LangSmithTimeoutError);
+    } finally {
+      await agent.destroy();
+      silent.close();
     }
   });
 
