@@ -157,7 +157,7 @@ function fetchTransport(fetchImpl: typeof fetch): Transport {
 
 let sharedAgent: Agent | undefined;
 
-/** Redirects the own transport follows, like `fetch` does; only within the API's origin (see below). */
+/** Redirects are followed up to this many hops, and only within the origin asked (see followingRedirects). */
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
