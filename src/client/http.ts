@@ -346,23 +346,27 @@ export class HttpClient {
       const timer = setTimeout(() => ctl.abort(new TimedOut()), timeoutMs);
       const onCallerAbort = () => ctl.abort(caller!.reason);
       caller?.addEventListener('abort', onCallerAbort, { once: true });
-      const timedOut = () => ctl.signal.aborted && ctl.signal.reason instanceof TimedOut;
+      /** After a network failure or timeout: waits before the next attempt when one is due, otherwise throws. */
+      const retryOrThrow = async (err: unknown, missing: string): Promise<void> => {
+        if (caller?.aborted) throw caller.reason;
+        if (idempotent && attempt < this.maxRetries) {
+          this.stats.retries++;
+          await sleep(this.backoff(attempt), caller);
+          return;
+        }
+        if (ctl.signal.aborted && ctl.signal.reason instanceof TimedOut) {
+          throw new LangSmithTimeoutError(`Failed to ${opts.action}: ${missing} within ${timeoutMs} ms`, { action: opts.action, cause: err });
+        }
+        throw new LangSmithError(`Failed to ${opts.action}: ${networkMessage(err)}`, { action: opts.action, cause: err });
+      };
       try {
         this.stats.requests++;
         let res: WireAnswer;
         try {
           res = await this.transport(url, method, headers, body, ctl.signal);
         } catch (err) {
-          if (caller?.aborted) throw caller.reason;
-          if (idempotent && attempt < this.maxRetries) {
-            this.stats.retries++;
-            await sleep(this.backoff(attempt), caller);
-            continue;
-          }
-          if (timedOut()) {
-            throw new LangSmithTimeoutError(`Failed to ${opts.action}: no answer within ${timeoutMs} ms`, { action: opts.action, cause: err });
-          }
-          throw new LangSmithError(`Failed to ${opts.action}: ${networkMessage(err)}`, { action: opts.action, cause: err });
+          await retryOrThrow(err, 'no answer');
+          continue;
         }
 
         if (res.status < 200 || res.status > 299) {
@@ -403,16 +407,8 @@ export class HttpClient {
           return await this.readBody(res, opts);
         } catch (err) {
           if (err instanceof LangSmithError) throw err;
-          if (caller?.aborted) throw caller.reason;
-          if (idempotent && attempt < this.maxRetries) {
-            this.stats.retries++;
-            await sleep(this.backoff(attempt), caller);
-            continue;
-          }
-          if (timedOut()) {
-            throw new LangSmithTimeoutError(`Failed to ${opts.action}: no complete answer within ${timeoutMs} ms`, { action: opts.action, cause: err });
-          }
-          throw new LangSmithError(`Failed to ${opts.action}: ${networkMessage(err)}`, { action: opts.action, cause: err });
+          await retryOrThrow(err, 'no complete answer');
+          continue;
         }
       } finally {
         clearTimeout(timer);
