@@ -268,6 +268,17 @@ export function isEmpty(db: DB): boolean {
   return true;
 }
 
+/**
+ * Statements kept per SQL text. SQL built for a request (id lists of any length, filters) makes new texts
+ * without end, so the oldest are let go past this many.
+ */
+const STATEMENTS_KEPT = 2000;
+
+function remember<T>(cache: Map<string, T>, sql: string, value: T): void {
+  if (cache.size >= STATEMENTS_KEPT) cache.delete(cache.keys().next().value!);
+  cache.set(sql, value);
+}
+
 /** A statement that answers rows, read as arrays and turned into objects by a function made for its columns. */
 interface Reader {
   stmt: Database.Statement;
@@ -287,7 +298,7 @@ export class Statements {
     let s = this.cache.get(sql);
     if (!s) {
       s = this.db.prepare(sql);
-      this.cache.set(sql, s);
+      remember(this.cache, sql, s);
     }
     return s;
   }
@@ -297,7 +308,7 @@ export class Statements {
       const stmt = this.db.prepare(sql).raw(true);
       const fields = stmt.columns().map((c, i) => `${JSON.stringify(c.name)}: v[${i}]`);
       r = { stmt, row: new Function('v', `return { ${fields.join(', ')} };`) as Reader['row'] };
-      this.readers.set(sql, r);
+      remember(this.readers, sql, r);
     }
     return r;
   }

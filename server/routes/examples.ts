@@ -287,6 +287,11 @@ function pageEndsOf(ctx: Ctx, query: string): Map<number, PageEnd> {
   return ends;
 }
 
+/** Forgets every recorded page end (after a change that opens no new version: a hard delete). */
+function forgetPageEnds(ctx: Ctx): void {
+  pageEnds.delete(ctx);
+}
+
 /** The recorded page end at `offset`, or the nearest one before it. */
 export function nearestEnd(ends: Map<number, PageEnd>, offset: number): { offset: number; end: PageEnd } | undefined {
   const exact = ends.get(offset);
@@ -621,6 +626,8 @@ export function registerPlatformExamples(app: FastifyInstance, ctx: Ctx) {
         }
         for (const id of ids) ctx.st.run('DELETE FROM example_revisions WHERE example_id = ?', id);
       });
+      // Every version of the dataset lost these examples, without a new version to tell the page ends apart.
+      forgetPageEnds(ctx);
     } else deleteExamples(ctx, req.tenant, ids);
     return {};
   });

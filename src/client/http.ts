@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { Agent, util as undiciUtil, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { LangSmithError, LangSmithTimeoutError, LangSmithValidationError, errorForStatus } from './errors';
 import { MSG } from './messages';
@@ -161,6 +161,18 @@ let sharedAgent: Agent | undefined;
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
+/** A header of an answer from undici's raw list (name, value, name, value…): the values joined, or null. */
+function rawHeader(raw: readonly Buffer[], name: string): string | null {
+  const wanted = name.toLowerCase();
+  let value: string | null = null;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (raw[i]!.toString('latin1').toLowerCase() !== wanted) continue;
+    const v = raw[i + 1]!.toString('latin1');
+    value = value === null ? v : `${value}, ${v}`;
+  }
+  return value;
+}
+
 /** One request and its whole answer over an undici dispatcher. */
 function exchange(dispatcher: Dispatcher, url: URL, method: Method, headers: Record<string, string>, body: WireBody, signal: AbortSignal): Promise<WireAnswer> {
   return new Promise<WireAnswer>((resolve, reject) => {
@@ -200,17 +212,13 @@ function exchange(dispatcher: Dispatcher, url: URL, method: Method, headers: Rec
         return true;
       },
       onComplete() {
-        const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
-        let parsed: Record<string, string | string[] | undefined> | undefined;
+        let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // as fetch's text() does
         settle(() =>
           resolve({
             status,
             statusText: STATUS_CODES[status] ?? '',
-            header: (name) => {
-              parsed ??= undiciUtil.parseHeaders(rawHeaders);
-              const v = parsed[name.toLowerCase()];
-              return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-            },
+            header: (name) => rawHeader(rawHeaders, name),
             text: async () => text,
             discard: async () => undefined,
           }),
@@ -250,8 +258,8 @@ function followingRedirects(transport: Transport): Transport {
       const answer = await transport(target, method, headers, body, signal);
       const location = REDIRECT_STATUSES.has(answer.status) ? answer.header('location') : null;
       if (!location || hops >= MAX_REDIRECTS) return answer;
-      const next = new URL(location, target);
-      if (next.origin !== new URL(target).origin) return answer;
+      const next = URL.canParse(location, target) ? new URL(location, target) : null;
+      if (!next || next.origin !== new URL(target).origin) return answer;
       await answer.discard();
       if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === 'POST')) {
         method = 'GET';
@@ -297,7 +305,9 @@ export class HttpClient {
     this.retryMaxDelayMs = config.retryMaxDelayMs ?? 30_000;
     this.takesForms = config.fetch !== undefined;
     this.transport = followingRedirects(config.fetch ? fetchTransport(config.fetch) : undiciTransport(config.dispatcher));
-    this.#baseHeaders = { accept: 'application/json', ...(config.headers ?? {}) };
+    this.#baseHeaders = { accept: 'application/json' };
+    // Lower-cased, so that a configured "Content-Type" or "Accept" replaces ours instead of going out twice.
+    for (const [name, value] of Object.entries(config.headers ?? {})) this.#baseHeaders[name.toLowerCase()] = value;
     if (config.apiKey) this.#baseHeaders['x-api-key'] = config.apiKey;
     if (this.workspaceId) this.#baseHeaders['x-tenant-id'] = this.workspaceId;
   }
@@ -384,10 +394,13 @@ export class HttpClient {
           }
           const location = REDIRECT_STATUSES.has(res.status) ? res.header('location') : null;
           if (location) {
+            await res.discard();
             const origin = new URL(url).origin;
-            const why = new URL(location, url).origin === origin
-              ? `more than ${MAX_REDIRECTS} redirects, the last to ${location}`
-              : `the server redirects to ${location}, which is not followed (the API key is only sent to ${origin})`;
+            const why = !URL.canParse(location, url)
+              ? `the server redirects to an invalid location: ${location}`
+              : new URL(location, url).origin === origin
+                ? `more than ${MAX_REDIRECTS} redirects, the last to ${location}`
+                : `the server redirects to ${location}, which is not followed (the API key is only sent to ${origin})`;
             throw new LangSmithError(`Failed to ${opts.action}: ${res.status} ${res.statusText}: ${why}`, {
               action: opts.action,
               status: res.status,

@@ -190,6 +190,9 @@ describe('client ↔ local server: transport', () => {
           if (req.url === '/kept') return to(308, '/echo');
           if (req.url === '/away') return to(302, `${elsewhereUrl}/steal`);
           if (req.url === '/loop') return to(307, '/loop');
+          if (req.url === '/bad-location') return to(302, 'http://[bad');
+          if (req.url === '/bom') return res.writeHead(200, { 'content-type': 'application/json' }).end('\ufeff{"ok":true}');
+          if (req.url === '/odd-headers') return res.writeHead(503, { constructor: 'x', toString: 'y', 'content-type': 'application/json' }).end('{"detail":"down"}');
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ url: req.url, method: req.method, key: req.headers['x-api-key'], body }));
         });
@@ -219,6 +222,20 @@ describe('client ↔ local server: transport', () => {
           return true;
         });
         assert.deepEqual(elsewhereSaw, [], 'the other host was never asked');
+        await assert.rejects(h.request({ path: '/bad-location', action: 'read it' }), {
+          message: 'Failed to read it: 302 Found: the server redirects to an invalid location: http://[bad',
+        });
+        assert.equal(h.stats.retries, 0, 'a bad redirect is not a network failure to retry');
+        assert.deepEqual(await h.request({ path: '/bom', action: 'read bom' }), { ok: true });
+        // Header names that are also names of object members do not trip the header lookup.
+        const retrying = new HttpClient({ apiUrl: frontUrl, maxRetries: 1, retryBaseDelayMs: 1, ...extra });
+        await assert.rejects(retrying.request({ path: '/odd-headers', action: 'read odd' }), (e: unknown) => {
+          assert.ok(e instanceof LangSmithError);
+          assert.equal(e.status, 503);
+          assert.match(e.message, /^Failed to read odd: 503 Service Unavailable/);
+          return true;
+        });
+        assert.equal(retrying.stats.retries, 1);
         await assert.rejects(h.request({ path: '/loop', action: 'read loop' }), {
           message: 'Failed to read loop: 307 Temporary Redirect: more than 5 redirects, the last to /loop',
         });

@@ -128,6 +128,21 @@ describe('examples: multipart create/update with attachments, reads, filters, de
     assert.deepEqual(ahead230, full.slice(230));
   });
 
+  it('GET /examples pages after a hard delete: no page continues from an end recorded before it', async () => {
+    const c = client(srv());
+    const d = await c.createDataset('ex-paging-hard-delete');
+    const made = await c.createExamples(Array.from({ length: 30 }, (_, i) => ({ dataset_id: d.id, inputs: { i }, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() })) as any);
+    const page = async (offset: number) =>
+      ((await api(srv(), 'GET', `/examples?dataset=${d.id}&limit=10&offset=${offset}`)).body as { inputs: { i: number } }[]).map((e) => e.inputs.i);
+    assert.deepEqual(await page(0), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(await page(10), [10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    const gone = made.find((e) => (e.inputs as { i: number }).i === 3)!;
+    const del = await api(srv(), 'POST', '/v1/platform/datasets/examples/delete', { example_ids: [gone.id], hard_delete: true });
+    assert.equal(del.status, 200, JSON.stringify(del.body));
+    assert.deepEqual(await page(10), [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    assert.deepEqual(await page(20), [21, 22, 23, 24, 25, 26, 27, 28, 29]);
+  });
+
   it('writes a listed example exactly as JSON.stringify of its full shape', () => {
     const base: RevRow = {
       rev: 1, example_id: '0b6f1f1e-8c4e-4c1e-9d3a-2f0e5b7c9a11', dataset_id: '5e0c2a7b-1d3f-4b8e-a6c9-7f2d1e0b3a44',
