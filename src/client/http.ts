@@ -131,6 +131,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 interface WireAnswer {
   status: number;
   statusText: string;
+  /** Set on a redirect that was not followed: why. */
+  unfollowedRedirect?: string;
   header(name: string): string | null;
   text(): Promise<string>;
   discard(): Promise<void>;
@@ -242,8 +244,16 @@ function exchange(dispatcher: Dispatcher, url: URL, method: Method, headers: Rec
  * answer is read whole, so the body is collected as it arrives and handed over in one piece.
  */
 function undiciTransport(dispatcher: Dispatcher | undefined): Transport {
-  return (url, method, headers, body, signal) =>
-    exchange(dispatcher ?? (sharedAgent ??= new Agent({ keepAliveTimeout: 10_000 })), new URL(url), method, headers, body, signal);
+  return async (url, method, headers, body, signal) => {
+    if (body instanceof FormData || body instanceof Blob) {
+      // The dispatcher takes bytes: encode the form (or blob) as fetch would, with its content type.
+      const encoded = new Response(body);
+      const type = encoded.headers.get('content-type');
+      body = new Uint8Array(await encoded.arrayBuffer());
+      if (type) headers = { ...headers, 'content-type': type };
+    }
+    return exchange(dispatcher ?? (sharedAgent ??= new Agent({ keepAliveTimeout: 10_000 })), new URL(url), method, headers, body, signal);
+  };
 }
 
 /**
@@ -257,9 +267,14 @@ function followingRedirects(transport: Transport): Transport {
     for (let hops = 0; ; hops++) {
       const answer = await transport(target, method, headers, body, signal);
       const location = REDIRECT_STATUSES.has(answer.status) ? answer.header('location') : null;
-      if (!location || hops >= MAX_REDIRECTS) return answer;
+      if (!location) return answer;
+      const origin = new URL(target).origin;
       const next = URL.canParse(location, target) ? new URL(location, target) : null;
-      if (!next || next.origin !== new URL(target).origin) return answer;
+      if (!next) return { ...answer, unfollowedRedirect: `the server redirects to an invalid location: ${location}` };
+      if (next.origin !== origin) {
+        return { ...answer, unfollowedRedirect: `the server redirects to ${location}, which is not followed (the API key is only sent to ${origin})` };
+      }
+      if (hops >= MAX_REDIRECTS) return { ...answer, unfollowedRedirect: `more than ${MAX_REDIRECTS} redirects, the last to ${location}` };
       await answer.discard();
       if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === 'POST')) {
         method = 'GET';
@@ -270,12 +285,6 @@ function followingRedirects(transport: Transport): Transport {
       target = next.href;
     }
   };
-}
-
-/** A FormData or Blob body as bytes and its content type, for the transport that takes bytes only. */
-async function serializeBody(body: FormData | Blob): Promise<{ bytes: Uint8Array; contentType: string | null }> {
-  const r = new Response(body);
-  return { bytes: new Uint8Array(await r.arrayBuffer()), contentType: r.headers.get('content-type') };
 }
 
 class TimedOut extends Error {}
@@ -292,8 +301,6 @@ export class HttpClient {
   /** A true private field: the key must never show up when the client is logged, inspected or serialised. */
   readonly #baseHeaders: Record<string, string>;
   private readonly transport: Transport;
-  /** Whether the transport takes FormData and Blob bodies as they are. */
-  private readonly takesForms: boolean;
 
   constructor(config: HttpConfig = {}) {
     assertPositiveTimeout(config.timeoutMs);
@@ -303,7 +310,6 @@ export class HttpClient {
     this.maxRetries = Math.max(0, config.maxRetries ?? DEFAULT_MAX_RETRIES);
     this.retryBaseDelayMs = config.retryBaseDelayMs ?? 500;
     this.retryMaxDelayMs = config.retryMaxDelayMs ?? 30_000;
-    this.takesForms = config.fetch !== undefined;
     this.transport = followingRedirects(config.fetch ? fetchTransport(config.fetch) : undiciTransport(config.dispatcher));
     this.#baseHeaders = { accept: 'application/json' };
     // Lower-cased, so that a configured "Content-Type" or "Accept" replaces ours instead of going out twice.
@@ -340,10 +346,6 @@ export class HttpClient {
     if (opts.json !== undefined) {
       body = JSON.stringify(opts.json);
       headers['content-type'] = 'application/json';
-    } else if (!this.takesForms && (body instanceof FormData || body instanceof Blob)) {
-      const serialized = await serializeBody(body);
-      body = serialized.bytes;
-      if (serialized.contentType) headers['content-type'] = serialized.contentType;
     }
     if (opts.contentType) headers['content-type'] = opts.contentType;
     const caller = opts.signal;
@@ -392,16 +394,9 @@ export class HttpClient {
             await res.discard();
             return null;
           }
-          const location = REDIRECT_STATUSES.has(res.status) ? res.header('location') : null;
-          if (location) {
+          if (res.unfollowedRedirect) {
             await res.discard();
-            const origin = new URL(url).origin;
-            const why = !URL.canParse(location, url)
-              ? `the server redirects to an invalid location: ${location}`
-              : new URL(location, url).origin === origin
-                ? `more than ${MAX_REDIRECTS} redirects, the last to ${location}`
-                : `the server redirects to ${location}, which is not followed (the API key is only sent to ${origin})`;
-            throw new LangSmithError(`Failed to ${opts.action}: ${res.status} ${res.statusText}: ${why}`, {
+            throw new LangSmithError(`Failed to ${opts.action}: ${res.status} ${res.statusText}: ${res.unfollowedRedirect}`, {
               action: opts.action,
               status: res.status,
               statusText: res.statusText,
