@@ -72,9 +72,18 @@ describe('user flows', function () {
     await row(page, /demo-support-chatbot/).click();
     const runs = sidebar(page).getByRole('treeitem', { name: /SupportPipeline/ });
     await runs.nth(1).waitFor();
-    await runs.nth(0).click();
-    await runs.nth(1).click({ modifiers: ['Control'] });
-    await contextMenu(page, runs.nth(1), 'Add to Annotation Queue…', { shot: 'run-context-menu' });
+    // Both runs must be selected when the menu opens, or the command acts on the right-clicked one alone.
+    const selectBoth = async () => {
+      for (let attempt = 1; ; attempt++) {
+        await runs.nth(0).click();
+        await runs.nth(1).click({ modifiers: ['Control'] });
+        const selected = await runs.evaluateAll((rows) => rows.filter((r) => r.getAttribute('aria-selected') === 'true').length);
+        if (selected === 2) return;
+        if (attempt >= 5) throw new Error(`expected 2 selected runs, found ${selected}`);
+        await page.waitForTimeout(300);
+      }
+    };
+    await contextMenu(page, runs.nth(1), 'Add to Annotation Queue…', { shot: 'run-context-menu', prepare: selectBoth });
 
     const choice = page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo-review' });
     await choice.waitFor();

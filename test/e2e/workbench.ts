@@ -96,10 +96,18 @@ export async function webviewFrame(page: Page): Promise<Frame> {
  * Right-clicks a tree row and chooses a context-menu entry. The tree may redraw under the pointer while it
  * loads, so a menu without the entry is closed and the right-click retried.
  */
-export async function contextMenu(page: Page, row: Locator, entry: string, options: { shot?: string; attempts?: number } = {}): Promise<void> {
+export async function contextMenu(
+  page: Page,
+  row: Locator,
+  entry: string,
+  options: { shot?: string; attempts?: number; prepare?: () => Promise<void> } = {},
+): Promise<void> {
   const attempts = options.attempts ?? 4;
   const item = page.locator('.monaco-menu .action-label', { hasText: entry });
+  const menu = page.locator('.monaco-menu');
   for (let i = 1; ; i++) {
+    // `prepare` (re)establishes what the menu acts on, such as a multi-selection, before every attempt.
+    await options.prepare?.();
     await row.click({ button: 'right' });
     try {
       await item.first().waitFor({ timeout: 5_000 });
@@ -108,14 +116,14 @@ export async function contextMenu(page: Page, row: Locator, entry: string, optio
       await item.first().click();
       // A click that lands while the menu is still opening is ignored by the workbench: the hovered entry
       // is focused, so Enter chooses it then.
-      const menu = page.locator('.monaco-menu');
       if (!(await menu.first().waitFor({ state: 'hidden', timeout: 2_000 }).then(() => true, () => false))) {
         await page.keyboard.press('Enter');
         await menu.first().waitFor({ state: 'hidden', timeout: 5_000 });
       }
       return;
     } catch (err) {
-      await page.keyboard.press('Escape');
+      // Escape closes a menu left open; with no menu open it would clear the tree's selection instead.
+      if (await menu.first().isVisible()) await page.keyboard.press('Escape');
       if (i >= attempts) {
         await screenshot(page, `failed-context-menu-${entry.replace(/\W+/g, '-')}`);
         throw err;
