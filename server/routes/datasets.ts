@@ -5,7 +5,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { z } from 'zod';
 import type { Ctx, Tenant } from '../context';
 import {
-  HttpError, conflict, isUuid, jsonOrNull, newId, notFound, nowIso, originOf, parseBody, parseTime, queryInt,
+  HttpError, conflict, isUuid, jsonOrNull, newId, notFound, nowIso, originOf, parseBody, parseTime, queryBool, queryInt,
   queryJson, queryList, queryString, toJson, uuidParam,
   SqlWhere,
 } from '../util';
@@ -512,7 +512,18 @@ export function registerDatasets(app: FastifyInstance, ctx: Ctx) {
   });
   app.get('/datasets/:id/comparative', async (req) => {
     const d = getDataset(ctx, req.tenant, uuidParam((req.params as any).id, 'dataset_id'));
-    const rows = ctx.st.all('SELECT * FROM comparative_experiments WHERE reference_dataset_id = ? ORDER BY created_at DESC', d.id);
+    const q = req.query as Record<string, unknown>;
+    const where = new SqlWhere('reference_dataset_id = ?', d.id)
+      .in('id', queryList(q, 'id').map((i) => uuidParam(i, 'id')))
+      .eq('name', queryString(q, 'name'))
+      .contains('name', queryString(q, 'name_contains'));
+    const sortBy = queryString(q, 'sort_by') ?? 'created_at';
+    if (sortBy !== 'created_at' && sortBy !== 'name') throw new HttpError(422, `sort_by: expected "name" or "created_at", got "${sortBy}"`);
+    const desc = queryBool(q, 'sort_by_desc') ?? true;
+    const rows = ctx.st.all(
+      `SELECT * FROM comparative_experiments WHERE ${where.sql} ORDER BY ${sortBy} ${desc ? 'DESC' : 'ASC'}, id LIMIT ? OFFSET ?`,
+      ...where.params, queryInt(q, 'limit', 100, 1, 100), queryInt(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+    );
     const names = new Map<string, string>();
     const allIds = [...new Set(rows.flatMap((r: any) => JSON.parse(r.experiment_ids) as string[]))];
     if (allIds.length)

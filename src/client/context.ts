@@ -63,14 +63,24 @@ export class ClientContext {
 }
 
 /**
- * A create that carries a client-generated id: a 409 after the request was repeated may be our own
- * earlier attempt. When reading the id back finds it, that is the answer; otherwise the conflict stands.
+ * A create that carries its own id, so repeating it never makes a duplicate: a 409 may then be our own
+ * earlier attempt, which landed although its answer was lost. When reading the id back finds it, that is
+ * the answer; otherwise the conflict stands. An id generated here cannot have existed before, so any 409
+ * is checked; a caller's id may name something that already existed, so a 409 is only taken for our own
+ * create when the request was repeated.
  */
-export async function createWithId<T>(create: () => Promise<T>, readBack: () => Promise<T | null>): Promise<T> {
+export async function createWithId<T>(
+  generated: boolean,
+  create: (onRetry: () => void) => Promise<T>,
+  readBack: () => Promise<T | null>,
+): Promise<T> {
+  let repeated = false;
   try {
-    return await create();
+    return await create(() => {
+      repeated = true;
+    });
   } catch (e) {
-    if (e instanceof LangSmithConflictError) {
+    if (e instanceof LangSmithConflictError && (generated || repeated)) {
       const existing = await readBack().catch(() => null);
       if (existing) return existing;
     }

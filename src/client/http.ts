@@ -65,6 +65,8 @@ export interface RequestOptions<T> {
   responseType?: 'json' | 'text' | 'none';
   /** Answer null instead of raising on 404. */
   nullOn404?: boolean;
+  /** Told before each repeat of the request (after a network failure, timeout or retryable status). */
+  onRetry?: () => void;
 }
 
 export interface HttpStats {
@@ -84,8 +86,14 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 
 export function assertPositiveTimeout(ms: number | undefined): void {
   if (ms === undefined) return;
-  if (typeof ms !== 'number' || !(ms > 0) || !Number.isFinite(ms)) throw new LangSmithValidationError(MSG.timeoutPositive);
+  if (typeof ms !== 'number' || !(ms > 0)) throw new LangSmithValidationError(MSG.timeoutPositive);
 }
+
+/**
+ * The longest delay a Node timer keeps (about 24.8 days); a longer one fires at once. Longer timeouts,
+ * Infinity included, wait this long, which is as good as none.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Trailing slashes off; `…/api/v1` kept as given. */
 export function normalizeApiUrl(apiUrl: string): string {
@@ -355,7 +363,7 @@ export class HttpClient {
       // One controller per attempt: aborted by the caller's signal or by the attempt's timer, which also
       // covers reading the body.
       const ctl = new AbortController();
-      const timer = setTimeout(() => ctl.abort(new TimedOut()), timeoutMs);
+      const timer = setTimeout(() => ctl.abort(new TimedOut()), Math.min(timeoutMs, MAX_TIMER_MS));
       const onCallerAbort = () => ctl.abort(caller!.reason);
       caller?.addEventListener('abort', onCallerAbort, { once: true });
       /** After a network failure or timeout: waits before the next attempt when one is due, otherwise throws. */
@@ -363,6 +371,7 @@ export class HttpClient {
         if (caller?.aborted) throw caller.reason;
         if (idempotent && attempt < this.maxRetries) {
           this.stats.retries++;
+          opts.onRetry?.();
           await sleep(this.backoff(attempt), caller);
           return;
         }
@@ -387,6 +396,7 @@ export class HttpClient {
             const after = parseRetryAfter(res.header('retry-after'));
             await res.discard();
             this.stats.retries++;
+            opts.onRetry?.();
             await sleep(Math.min(this.retryMaxDelayMs, after ?? this.backoff(attempt)), caller);
             continue;
           }
@@ -400,6 +410,7 @@ export class HttpClient {
               action: opts.action,
               status: res.status,
               statusText: res.statusText,
+              detail: res.unfollowedRedirect,
             });
           }
           let text = '';

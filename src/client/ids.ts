@@ -62,7 +62,7 @@ export function parsePromptIdentifier(identifier: string): PromptRef {
  */
 export function parsePublicToken(tokenOrUrl: string, kind: 'dataset' | 'run' = 'dataset'): string {
   const fail = () =>
-    new LangSmithValidationError(kind === 'dataset' ? MSG.invalidPublicDataset(tokenOrUrl) : `Invalid public run URL or token: ${tokenOrUrl}`);
+    new LangSmithValidationError(kind === 'dataset' ? MSG.invalidPublicDataset(tokenOrUrl) : MSG.invalidPublicRun(tokenOrUrl));
   if (isUuid(tokenOrUrl)) return tokenOrUrl;
   let url: URL;
   try {

@@ -19,6 +19,7 @@ export const MSG = {
     `Cannot ${action} for another tenant.\nCurrent tenant: ${current ?? ''}\nRequested tenant: ${requested}`,
   publicPromptNeedsHandle: 'Cannot create a public prompt without first creating a LangChain Hub handle.',
   invalidPublicDataset: (value: string) => `Invalid public dataset URL or token: ${value}`,
+  invalidPublicRun: (value: string) => `Invalid public run URL or token: ${value}`,
   unclosedBrace: "Unclosed '{' in template.",
   singleBrace: "Single '}' in template.",
   missingFStringInput: (name: string) => `(f-string) Missing value for input ${name}`,

@@ -122,6 +122,7 @@ export class RunTree {
     this.extra = { ...(init.extra ?? {}) };
     if (init.metadata) this.extra['metadata'] = { ...((this.extra['metadata'] as object) ?? {}), ...init.metadata };
     this.tags = init.tags ?? [];
+    if (init.referenceExampleId !== undefined) assertUuid(init.referenceExampleId, 'referenceExampleId');
     this.referenceExampleId = init.referenceExampleId;
     this.serialized = init.serialized;
     const stamp = `${dottedStamp(micros)}${this.id}`;
@@ -360,8 +361,8 @@ export class Tracer {
         continue;
       }
       if (older.post) {
-        older.post = { ...older.post, ...(newer.post ?? {}), ...(newer.patch ?? {}) };
-        if (older.patch) older.post = { ...older.post, ...older.patch };
+        // Oldest first, so the newest value of every field wins.
+        older.post = { ...older.post, ...(older.patch ?? {}), ...(newer.post ?? {}), ...(newer.patch ?? {}) };
         delete older.patch;
       } else {
         older.post = newer.post;

@@ -40,3 +40,13 @@ export async function setFaults(srv: TestServer, spec: string): Promise<void> {
 export function unique(prefix: string): string {
   return `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
 }
+
+/** A fetch that goes to the real server and records every request's method and URL (to check the wire). */
+export function recordingFetch(): { fetch: typeof fetch; seen: { method: string; url: URL }[] } {
+  const seen: { method: string; url: URL }[] = [];
+  const f = ((input: string | URL | Request, init?: RequestInit) => {
+    seen.push({ method: init?.method ?? 'GET', url: new URL(String(input)) });
+    return fetch(input, init);
+  }) as typeof fetch;
+  return { fetch: f, seen };
+}

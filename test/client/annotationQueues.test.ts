@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { LangSmithClient, LangSmithNotFoundError, collect } from '../../src/client';
-import { clientFor, otherClientFor, startLocal, unique, type TestServer } from './_server';
+import { clientFor, otherClientFor, recordingFetch, startLocal, unique, type TestServer } from './_server';
 
 describe('client ↔ local server: annotation queues', () => {
   let srv: TestServer;
@@ -26,7 +26,9 @@ describe('client ↔ local server: annotation queues', () => {
     assert.equal(r.name, `${prefix}-b`);
     assert.equal(r.rubric_instructions, 'be kind');
     assert.equal((await collect(c.annotationQueues.list({ nameContains: prefix, pageSize: 2 }))).length, 5);
-    assert.equal((await collect(c.annotationQueues.list({ nameContains: prefix, pageSize: 1000 }))).length, 5);
+    const wire = recordingFetch();
+    assert.equal((await collect(clientFor(srv, { fetch: wire.fetch }).annotationQueues.list({ nameContains: prefix, pageSize: 1000 }))).length, 5);
+    assert.deepEqual(wire.seen.filter((r) => r.url.pathname === '/annotation-queues').map((r) => r.url.searchParams.get('limit')), ['100'], 'pages capped at 100');
     assert.equal((await collect(c.annotationQueues.list({ name: `${prefix}-b` }))).length, 1);
     assert.equal((await collect(c.annotationQueues.list({ queueIds: [q.id] }))).length, 1);
     await c.annotationQueues.delete(q.id);

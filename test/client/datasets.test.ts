@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { LangSmithNotFoundError, LangSmithValidationError, collect, type LangSmithClient } from '../../src/client';
-import { clientFor, otherClientFor, startLocal, unique, type TestServer } from './_server';
+import { clientFor, otherClientFor, recordingFetch, startLocal, unique, type TestServer } from './_server';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -55,8 +55,11 @@ describe('client ↔ local server: datasets', () => {
     for (let i = 0; i < 5; i++) await c.datasets.create({ name: `${prefix}-${i}` });
     const paged = await collect(c.datasets.list({ nameContains: prefix, pageSize: 2 }));
     assert.equal(paged.length, 5);
-    const all = await collect(c.datasets.list({ nameContains: prefix }));
+    const wire = recordingFetch();
+    const all = await collect(clientFor(srv, { fetch: wire.fetch }).datasets.list({ nameContains: prefix }));
     assert.equal(all.length, 5);
+    const asked = wire.seen.filter((r) => r.url.pathname === '/datasets');
+    assert.deepEqual(asked.map((r) => [r.url.searchParams.get('limit'), r.url.searchParams.get('offset')]), [['100', '0']], 'one page: limit 100, offset 0');
     const offset = await collect(c.datasets.list({ nameContains: prefix, offset: 3 }));
     assert.equal(offset.length, 2);
     assert.equal((await collect(c.datasets.list({ name: `${prefix}-1` }))).length, 1);

@@ -124,12 +124,19 @@ describe('client ↔ local server: examples', () => {
       const oc = clientFor(old);
       assert.equal(await oc.supportsMultipartExamples(), false);
       const ds = await oc.datasets.create({ name: unique('old') });
+      const unsupported =
+        'Your LangSmith deployment does not allow using the multipart examples endpoint, please upgrade your deployment to the latest version.';
       await assert.rejects(oc.examples.create({ datasetId: ds.id, examples: [{ inputs: { a: 1 } }] }), (e: unknown) => {
         assert.ok(e instanceof LangSmithError);
-        assert.equal(
-          e.message,
-          'Your LangSmith deployment does not allow using the multipart examples endpoint, please upgrade your deployment to the latest version.',
-        );
+        assert.equal(e.message, unsupported);
+        assert.equal(e.action, 'create examples');
+        return true;
+      });
+      // Updates go through the same endpoint, so they are refused alike, naming their own action.
+      await assert.rejects(oc.examples.update({ datasetId: ds.id, updates: [{ id: '00000000-0000-4000-8000-000000000002', inputs: { a: 2 } }] }), (e: unknown) => {
+        assert.ok(e instanceof LangSmithError);
+        assert.equal(e.message, unsupported);
+        assert.equal(e.action, 'update examples');
         return true;
       });
     } finally {

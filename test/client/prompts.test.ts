@@ -112,7 +112,9 @@ describe('client ↔ local server: prompts', () => {
     await assert.rejects(c.prompts.latestCommitHash('never-made'), (e: unknown) => {
       assert.ok(e instanceof LangSmithError);
       assert.equal(e.status, 404);
-      assert.match(e.message, /^Error 404: Not Found\n.+/);
+      assert.equal(e.message, 'Error 404: Not Found\nRepo -/never-made not found');
+      assert.equal(e.statusText, 'Not Found');
+      assert.equal(e.detail, 'Repo -/never-made not found');
       return true;
     });
     const empty = unique('empty');

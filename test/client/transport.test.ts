@@ -68,6 +68,16 @@ describe('client ↔ local server: transport', () => {
     await assert.rejects(slow.settings(), LangSmithTimeoutError);
   });
 
+  it('takes a timeout beyond what a timer can hold (Infinity too) as no timeout, not as an instant one', async () => {
+    // Node fires a timer longer than 2^31 - 1 ms at once; such timeouts must still wait for the answer.
+    await setFaults(srv, 'latency:100-100ms');
+    for (const timeoutMs of [2 ** 31, Infinity]) {
+      const patient = clientFor(srv, { timeoutMs, maxRetries: 0 });
+      assert.equal(typeof (await patient.settings()).id, 'string');
+      assert.equal(typeof (await c.http.request<{ id: string }>({ path: '/settings', action: 'read settings', timeoutMs })).id, 'string');
+    }
+  });
+
   it('passes caller cancellation through', async () => {
     await setFaults(srv, 'latency:400-400ms');
     const ctl = new AbortController();

@@ -214,6 +214,18 @@ describe('datasets: CRUD, upload, sharing, versions, splits, export, search, com
     const bad = await api(srv(), 'POST', '/datasets/comparative', { name: 'x', experiment_ids: [crypto.randomUUID()], reference_dataset_id: d.id });
     assert.equal(bad.status, 404);
     const list = await api(srv(), 'GET', `/datasets/${d.id}/comparative`);
-    assert.equal(list.body.length, 2);
+    assert.deepEqual(list.body.map((x: any) => x.name).sort(), ['A vs B', 'implied']);
+    const newestFirst = [...list.body].sort((a: any, b: any) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id));
+    assert.deepEqual(list.body.map((x: any) => x.id), newestFirst.map((x: any) => x.id), 'newest first by default');
+    // The listing's filters and order, as LangSmith's: id, name, name_contains, sort_by(_desc), limit ≤ 100.
+    const byId = await api(srv(), 'GET', `/datasets/${d.id}/comparative?id=${cmp.id}`);
+    assert.deepEqual(byId.body.map((x: any) => x.id), [cmp.id]);
+    assert.deepEqual((await api(srv(), 'GET', `/datasets/${d.id}/comparative?name=implied`)).body.map((x: any) => x.id), [implied.id]);
+    assert.deepEqual((await api(srv(), 'GET', `/datasets/${d.id}/comparative?name_contains=vs`)).body.map((x: any) => x.id), [cmp.id]);
+    const byName = await api(srv(), 'GET', `/datasets/${d.id}/comparative?sort_by=name&sort_by_desc=false`);
+    assert.deepEqual(byName.body.map((x: any) => x.name), ['A vs B', 'implied']);
+    assert.equal((await api(srv(), 'GET', `/datasets/${d.id}/comparative?limit=1&offset=1`)).body[0].id, cmp.id);
+    assert.equal((await api(srv(), 'GET', `/datasets/${d.id}/comparative?limit=101`)).status, 422);
+    assert.equal((await api(srv(), 'GET', `/datasets/${d.id}/comparative?sort_by=size`)).status, 422);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ClientContext, createWithId } from '../context';
+import { LangSmithValidationError } from '../errors';
 import { assertUuid, uuid4 } from '../ids';
 import { offsetPaged } from '../paging';
 import { AnnotationQueueSchema, QueueRunAddedSchema, QueueRunSchema, QueueSizeSchema, type AnnotationQueue, type QueueRun } from '../schemas';
@@ -32,7 +33,7 @@ export class AnnotationQueuesResource {
     const generated = o.queueId === undefined;
     const id = o.queueId ?? uuid4();
     assertUuid(id, 'queueId');
-    const create = () =>
+    const create = (onRetry: () => void) =>
       this.ctx.http.request({
         method: 'POST',
         path: '/annotation-queues',
@@ -40,13 +41,12 @@ export class AnnotationQueuesResource {
         action: 'create annotation queue',
         schema: AnnotationQueueSchema,
         idempotent: true,
+        onRetry,
         signal: o.signal,
       });
-    return generated
-      ? createWithId(create, () =>
-          this.ctx.http.request({ path: `/annotation-queues/${id}`, action: 'read annotation queue', schema: AnnotationQueueSchema, nullOn404: true }),
-        )
-      : create();
+    return createWithId(generated, create, () =>
+      this.ctx.http.request({ path: `/annotation-queues/${id}`, action: 'read annotation queue', schema: AnnotationQueueSchema, nullOn404: true, signal: o.signal }),
+    );
   }
 
   async read(queueId: string, o: { signal?: AbortSignal } = {}): Promise<AnnotationQueue> {
@@ -112,7 +112,7 @@ export class AnnotationQueuesResource {
 
   /** The run at a position of the queue (0-based); not found past the end. */
   async getRun(queueId: string, index: number, o: { signal?: AbortSignal } = {}): Promise<QueueRun> {
-    if (!Number.isInteger(index) || index < 0) throw new RangeError('index must be a non-negative integer');
+    if (!Number.isInteger(index) || index < 0) throw new LangSmithValidationError(`Invalid queue position: ${String(index)} (a whole number from 0)`);
     return this.ctx.http.request({
       path: `/annotation-queues/${seg(queueId, 'queueId')}/run/${index}`,
       action: 'get run from annotation queue',

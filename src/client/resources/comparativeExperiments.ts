@@ -1,9 +1,10 @@
-import { ClientContext } from '../context';
+import { z } from 'zod';
+import { ClientContext, createWithId } from '../context';
 import { LangSmithValidationError } from '../errors';
 import { assertUuid, uuid4 } from '../ids';
 import { MSG } from '../messages';
 import { ComparativeExperimentSchema, type ComparativeExperiment } from '../schemas';
-import { compact, iso, type DateLike } from './common';
+import { compact, iso, seg, type DateLike } from './common';
 import type { ProjectsResource } from './projects';
 
 export class ComparativeExperimentsResource {
@@ -37,22 +38,36 @@ export class ComparativeExperimentsResource {
       referenceDatasetId = first.reference_dataset_id ?? undefined;
     }
     if (!referenceDatasetId) throw new LangSmithValidationError(MSG.referenceDatasetRequired);
-    return this.ctx.http.request({
-      method: 'POST',
-      path: '/datasets/comparative',
-      json: compact({
-        id,
-        name: o.name,
-        experiment_ids: o.experimentIds,
-        reference_dataset_id: referenceDatasetId,
-        description: o.description,
-        created_at: iso(o.createdAt ?? new Date()),
-        extra: o.metadata ? { metadata: o.metadata } : {},
-      }),
-      action: 'create comparative experiment',
-      schema: ComparativeExperimentSchema,
-      idempotent: true,
-      signal: o.signal,
+    const create = (onRetry: () => void) =>
+      this.ctx.http.request({
+        method: 'POST',
+        path: '/datasets/comparative',
+        json: compact({
+          id,
+          name: o.name,
+          experiment_ids: o.experimentIds,
+          reference_dataset_id: referenceDatasetId,
+          description: o.description,
+          created_at: iso(o.createdAt ?? new Date()),
+          extra: o.metadata ? { metadata: o.metadata } : {},
+        }),
+        action: 'create comparative experiment',
+        schema: ComparativeExperimentSchema,
+        idempotent: true,
+        onRetry,
+        signal: o.signal,
+      });
+    const dataset = referenceDatasetId;
+    return createWithId(o.id === undefined, create, async () => {
+      // There is no read by id: the reference dataset's comparative experiments, filtered by id.
+      const found = await this.ctx.http.request({
+        path: `/datasets/${seg(dataset, 'referenceDatasetId')}/comparative`,
+        query: { id: [id] },
+        action: 'read comparative experiment',
+        schema: z.array(ComparativeExperimentSchema),
+        signal: o.signal,
+      });
+      return found.find((c) => c.id === id) ?? null;
     });
   }
 }

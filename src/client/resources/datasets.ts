@@ -100,7 +100,7 @@ export class DatasetsResource {
       outputs_schema_definition: o.outputsSchema,
       extra: o.metadata ? { metadata: o.metadata } : undefined,
     });
-    const create = () =>
+    const create = (onRetry: () => void) =>
       this.ctx.http.request({
         method: 'POST',
         path: '/datasets',
@@ -108,9 +108,10 @@ export class DatasetsResource {
         action: 'create dataset',
         schema: DatasetSchema,
         idempotent: true,
+        onRetry,
         signal: o.signal,
       });
-    return generated ? createWithId(create, () => this.readById(id, o.signal)) : create();
+    return createWithId(generated, create, () => this.readById(id, o.signal));
   }
 
   private readById(id: string, signal?: AbortSignal): Promise<Dataset | null> {

@@ -94,9 +94,9 @@ export class ExamplesResource {
     private readonly datasets: DatasetsResource,
   ) {}
 
-  private async requireMultipart(signal?: AbortSignal): Promise<void> {
+  private async requireMultipart(action: string, signal?: AbortSignal): Promise<void> {
     const info = await this.ctx.info(signal);
-    if (!multipartExamplesSupported(info)) throw new LangSmithError(MSG.multipartUnsupported, { action: 'create examples' });
+    if (!multipartExamplesSupported(info)) throw new LangSmithError(MSG.multipartUnsupported, { action });
   }
 
   /**
@@ -114,7 +114,7 @@ export class ExamplesResource {
   }): Promise<ExamplesCreated> {
     datasetTarget(o);
     if (Array.isArray(o.examples)) for (const ex of o.examples as ExampleCreate[]) checkExample(ex);
-    await this.requireMultipart(o.signal);
+    await this.requireMultipart('create examples', o.signal);
     const datasetId = await this.datasets.resolveId(o);
     const now = new Date().toISOString();
     const ids: string[] = [];
@@ -224,7 +224,7 @@ export class ExamplesResource {
   async update(o: { datasetId: string; updates: ExampleUpdate[]; signal?: AbortSignal }): Promise<ExamplesCreated> {
     assertUuid(o.datasetId, 'datasetId');
     for (const u of o.updates) assertUuid(u.id, 'exampleId');
-    await this.requireMultipart(o.signal);
+    await this.requireMultipart('update examples', o.signal);
     const parts: MultipartPart[] = [];
     for (const u of o.updates) {
       parts.push(jsonPart(u.id, compact({ metadata: u.metadata, split: u.split })));

@@ -65,7 +65,7 @@ export class FeedbackResource {
       comparative_experiment_id: o.comparativeExperimentId,
       feedback_config: o.feedbackConfig,
     });
-    const create = () =>
+    const create = (onRetry: () => void) =>
       this.ctx.http.request({
         method: 'POST',
         path: '/feedback',
@@ -73,9 +73,10 @@ export class FeedbackResource {
         action: 'create feedback',
         schema: FeedbackSchema,
         idempotent: true,
+        onRetry,
         signal: o.signal,
       });
-    return generated ? createWithId(create, () => this.readOrNull(id, o.signal)) : create();
+    return createWithId(generated, create, () => this.readOrNull(id, o.signal));
   }
 
   private readOrNull(id: string, signal?: AbortSignal): Promise<Feedback | null> {

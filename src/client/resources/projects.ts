@@ -69,7 +69,7 @@ export class ProjectsResource {
       reference_dataset_id: o.referenceDatasetId,
       start_time: iso(o.startTime),
     });
-    const create = () =>
+    const create = (onRetry: () => void) =>
       this.ctx.http.request({
         method: 'POST',
         path: '/sessions',
@@ -78,9 +78,10 @@ export class ProjectsResource {
         action: 'create project',
         schema: ProjectSchema,
         idempotent: true,
+        onRetry,
         signal: o.signal,
       });
-    return generated ? createWithId(create, () => this.readById(id, false, o.signal)) : create();
+    return createWithId(generated, create, () => this.readById(id, false, o.signal));
   }
 
   private readById(id: string, includeStats: boolean | undefined, signal?: AbortSignal): Promise<Project | null> {

@@ -1,6 +1,6 @@
 import { ClientContext } from '../context';
 import { LangSmithError, LangSmithValidationError, type LangSmithErrorInit } from '../errors';
-import { parsePromptIdentifier, type PromptRef } from '../ids';
+import { assertUuid, parsePromptIdentifier, type PromptRef } from '../ids';
 import { promptUrl } from '../links';
 import { MSG } from '../messages';
 import { offsetPaged } from '../paging';
@@ -203,7 +203,8 @@ export class PromptsResource {
         signal: o.signal,
       });
     } catch (e) {
-      if (e instanceof LangSmithError && e.status !== undefined) {
+      // Only a refusal is rewrapped; a 2xx answer that could not be used keeps its own message.
+      if (e instanceof LangSmithError && e.status !== undefined && (e.status < 200 || e.status > 299)) {
         const Ctor = e.constructor as new (message: string, init: LangSmithErrorInit) => LangSmithError;
         const detail = e.detail ?? MSG.unspecifiedError;
         throw new Ctor(MSG.latestCommitError(e.status, e.statusText ?? '', detail), {
@@ -228,9 +229,10 @@ export class PromptsResource {
     o: { parentCommitHash?: string; description?: string; signal?: AbortSignal } = {},
   ): Promise<CommitCreated> {
     const ref = parsePromptIdentifier(identifier);
+    // Another tenant's prompt is refused before anything is read: its repository may well be hidden.
+    await this.assertOwner('create a commit', ref.owner, o.signal);
     const repo = await this.get(identifier, o);
     if (!repo) throw new LangSmithValidationError(MSG.promptMissing);
-    await this.assertOwner('create a commit', ref.owner, o.signal);
     return this.commit(ref, repo, manifest, o);
   }
 
@@ -350,6 +352,7 @@ export class PromptsResource {
   /** Names a commit (by its id, as in `listCommits` and `createCommit` answers); a taken name is a conflict. */
   async createTag(identifier: string, o: { tagName: string; commitId: string; signal?: AbortSignal }): Promise<PromptTag> {
     const ref = parsePromptIdentifier(identifier);
+    assertUuid(o.commitId, 'commitId');
     await this.assertOwner('create a tag', ref.owner, o.signal);
     return this.ctx.http.request({
       method: 'POST',
@@ -364,6 +367,7 @@ export class PromptsResource {
   /** Moves an existing tag to another commit. */
   async moveTag(identifier: string, o: { tagName: string; commitId: string; signal?: AbortSignal }): Promise<PromptTag> {
     const ref = parsePromptIdentifier(identifier);
+    assertUuid(o.commitId, 'commitId');
     await this.assertOwner('move a tag', ref.owner, o.signal);
     return this.ctx.http.request({
       method: 'PATCH',

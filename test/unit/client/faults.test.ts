@@ -32,7 +32,41 @@ describe('client handling of unusual answers (fake server)', () => {
     await assert.rejects(c.prompts.push('p', { isPublic: true, manifest: {} }), {
       message: 'Cannot create a public prompt without first creating a LangChain Hub handle.',
     });
+    await assert.rejects(c.prompts.update('p', { isPublic: true }), (e: unknown) => {
+      assert.ok(e instanceof LangSmithValidationError);
+      assert.equal(e.message, 'Cannot create a public prompt without first creating a LangChain Hub handle.');
+      return true;
+    });
     assert.deepEqual(seen.filter((s) => !s.endsWith('/settings')), [], 'nothing but the settings read');
+  });
+
+  it('latest-commit lookup: refusals become Error {status}: {statusText} with the detail; an unusable 200 keeps its own message', async () => {
+    const answers: Record<string, () => Response> = {
+      refused: () => json({ detail: ['first problem', 'second problem'] }, 403),
+      bare: () => new Response('', { status: 500, statusText: 'Internal Server Error' }),
+      garbled: () => json({ commits: 'not a list' }),
+      moved: () => new Response(null, { status: 302, statusText: 'Found', headers: { location: 'https://elsewhere.example/commits' } }),
+    };
+    const { f } = fakeServer((url) => answers[url.pathname.split('/')[3]!]?.());
+    const c = new LangSmithClient({ apiUrl: 'http://fake', apiKey: 'k', fetch: f, maxRetries: 0 });
+    await assert.rejects(c.prompts.latestCommitHash('refused'), (e: unknown) => {
+      assert.ok(e instanceof LangSmithError);
+      assert.equal(e.message, 'Error 403: Forbidden\nfirst problem\nsecond problem');
+      assert.equal(e.status, 403);
+      return true;
+    });
+    await assert.rejects(c.prompts.latestCommitHash('bare'), { message: 'Error 500: Internal Server Error\nUnspecified error', status: 500 });
+    await assert.rejects(c.prompts.latestCommitHash('garbled'), (e: unknown) => {
+      assert.ok(e instanceof LangSmithError);
+      assert.match(e.message, /^Failed to get latest commit hash: unexpected answer from the server\ncommits: /);
+      return true;
+    });
+    await assert.rejects(c.prompts.latestCommitHash('moved'), (e: unknown) => {
+      assert.ok(e instanceof LangSmithError);
+      assert.equal(e.status, 302);
+      assert.match(e.message, /^Error 302: Found\nthe server redirects to https:\/\/elsewhere\.example\/commits/);
+      return true;
+    });
   });
 
   it('raises Invalid response from server when a share answer lacks share_token', async () => {

@@ -31,7 +31,12 @@ describe('client validation (before any call)', () => {
     ['prompt update without options', () => c.prompts.update('p', {}), 'No valid update options provided'],
     ['public dataset garbage', () => c.public.readDataset('not a token'), 'Invalid public dataset URL or token: not a token'],
     ['public dataset URL without token', () => c.public.listExamples('https://smith.langchain.com/public/x/d'), 'Invalid public dataset URL or token: https://smith.langchain.com/public/x/d'],
+    ['tag commit id', () => c.prompts.createTag('p', { tagName: 't', commitId: 'abc' }), 'Invalid UUID for commitId: abc'],
+    ['moved tag commit id', () => c.prompts.moveTag('p', { tagName: 't', commitId: 'abc' }), 'Invalid UUID for commitId: abc'],
+    ['run reference example', () => c.tracing.startRun({ name: 'r', referenceExampleId: 'nope' }), 'Invalid UUID for referenceExampleId: nope'],
+    ['queue position', () => c.annotationQueues.getRun(ID, -1), 'Invalid queue position: -1 (a whole number from 0)'],
     ['client timeout', () => new LangSmithClient({ timeoutMs: 0 }), 'Timeout must be positive.'],
+    ['client timeout NaN', () => new LangSmithClient({ timeoutMs: Number.NaN }), 'Timeout must be positive.'],
     ['call timeout', () => c.http.request({ path: '/info', action: 'x', timeoutMs: -5 }), 'Timeout must be positive.'],
   ];
   for (const [name, call, message] of cases) {
