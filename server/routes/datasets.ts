@@ -493,7 +493,7 @@ export function registerDatasets(app: FastifyInstance, ctx: Ctx) {
       const ref = b.reference_dataset_id ?? sessions[0].reference_dataset_id;
       if (!ref) throw new HttpError(422, 'A reference dataset is required');
       getDataset(ctx, req.tenant, ref);
-      const id = b.id ?? newId();
+      const id = b.id ? uuidParam(b.id, 'id') : newId();
       if (ctx.st.one('SELECT 1 FROM comparative_experiments WHERE id = ?', id)) throw conflict(`Comparative experiment ${id} already exists`);
       const created = (b.created_at && parseTime(b.created_at)) || nowIso();
       ctx.st.run(

@@ -73,6 +73,7 @@ export async function createWithId<T>(
   generated: boolean,
   create: (onRetry: () => void) => Promise<T>,
   readBack: () => Promise<T | null>,
+  signal?: AbortSignal,
 ): Promise<T> {
   let repeated = false;
   try {
@@ -81,7 +82,11 @@ export async function createWithId<T>(
     });
   } catch (e) {
     if (e instanceof LangSmithConflictError && (generated || repeated)) {
-      const existing = await readBack().catch(() => null);
+      const existing = await readBack().catch(() => {
+        // Cancelled meanwhile: that is the outcome, not the conflict. Any other failure leaves the conflict.
+        if (signal?.aborted) throw signal.reason;
+        return null;
+      });
       if (existing) return existing;
     }
     throw e;

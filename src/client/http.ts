@@ -65,7 +65,10 @@ export interface RequestOptions<T> {
   responseType?: 'json' | 'text' | 'none';
   /** Answer null instead of raising on 404. */
   nullOn404?: boolean;
-  /** Told before each repeat of the request (after a network failure, timeout or retryable status). */
+  /**
+   * Told before each repeat of a request that may have been carried out already (after a network
+   * failure, a timeout or a retryable status other than 425/429, which say the server did nothing).
+   */
   onRetry?: () => void;
 }
 
@@ -396,7 +399,8 @@ export class HttpClient {
             const after = parseRetryAfter(res.header('retry-after'));
             await res.discard();
             this.stats.retries++;
-            opts.onRetry?.();
+            // 425 and 429 say the server did nothing: the next attempt is not a repeat of a landed one.
+            if (!REFUSED_STATUSES.has(res.status)) opts.onRetry?.();
             await sleep(Math.min(this.retryMaxDelayMs, after ?? this.backoff(attempt)), caller);
             continue;
           }

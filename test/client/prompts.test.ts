@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { LangSmithClient, LangSmithConflictError, LangSmithError, LangSmithValidationError, collect } from '../../src/client';
 import { chatPromptManifest, readManifest, writeManifest } from '../../src/client/templates';
-import { clientFor, otherClientFor, startLocal, unique, type TestServer } from './_server';
+import { clientFor, otherClientFor, recordingFetch, startLocal, unique, type TestServer } from './_server';
 
 const manifest = (text: string) => chatPromptManifest([{ role: 'system', template: text }, { role: 'human', template: '{question}' }]);
 
@@ -151,10 +151,16 @@ describe('client ↔ local server: prompts', () => {
     assert.equal((await c.prompts.get(name))?.description, 'by handle');
   });
 
-  it('a private prompt of another tenant stays invisible', async () => {
+  it('a private prompt of another tenant stays invisible, and committing to it is refused before anything is read', async () => {
     const name = unique('private');
     await c.prompts.create(name);
     assert.equal(await other.prompts.get(`local/${name}`), null);
+    const wire = recordingFetch();
+    const watched = otherClientFor(srv, { fetch: wire.fetch });
+    await assert.rejects(watched.prompts.createCommit(`local/${name}`, manifest('z')), {
+      message: 'Cannot create a commit for another tenant.\nCurrent tenant: other\nRequested tenant: local',
+    });
+    assert.deepEqual(wire.seen.map((r) => `${r.method} ${r.url.pathname}`), ['GET /settings'], 'only the own settings were read');
   });
 
   it('tags commits, moves and deletes tags; pulls by tag; only the owner may tag', async () => {

@@ -5,25 +5,28 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { LangSmithConflictError, type LangSmithClient } from '../../src/client';
+import { LangSmithConflictError, collect, type LangSmithClient } from '../../src/client';
 import { clientFor, startLocal, unique, type TestServer } from './_server';
 
-/** A fetch that carries out every request but answers the first POST to `path` with a 502. */
-function losingFirstAnswer(path: string) {
+/**
+ * A fetch to the real server that spoils the first POST to `path`: 'lost' carries it out and answers 502
+ * (a proxy dropped the answer), 'dropped' carries it out and fails as a broken connection does, and
+ * 'refused' answers 429 without carrying it out (the server did nothing).
+ */
+function spoilingFirstPost(path: string, how: 'lost' | 'dropped' | 'refused' = 'lost') {
   const posts: string[] = [];
-  let lost = false;
+  let spoiled = false;
   const f = (async (input: string | URL | Request, init?: RequestInit) => {
-    const res = await fetch(input, init);
     const url = new URL(String(input));
-    if (init?.method === 'POST' && url.pathname === path) {
-      posts.push(url.pathname);
-      if (!lost) {
-        lost = true;
-        await res.arrayBuffer();
-        return new Response('{"detail":"answer lost on the way"}', { status: 502, statusText: 'Bad Gateway' });
-      }
-    }
-    return res;
+    const first = init?.method === 'POST' && url.pathname === path && !spoiled;
+    if (init?.method === 'POST' && url.pathname === path) posts.push(url.pathname);
+    if (first) spoiled = true;
+    if (first && how === 'refused') return new Response('{"detail":"slow down"}', { status: 429, statusText: 'Too Many Requests' });
+    const res = await fetch(input, init);
+    if (!first) return res;
+    await res.arrayBuffer();
+    if (how === 'dropped') throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+    return new Response('{"detail":"answer lost on the way"}', { status: 502, statusText: 'Bad Gateway' });
   }) as typeof fetch;
   return { f, posts };
 }
@@ -37,8 +40,8 @@ describe('client: creates repeated after a lost answer (real local server)', () 
   });
   after(() => srv.close());
 
-  const lossy = (path: string) => {
-    const { f, posts } = losingFirstAnswer(path);
+  const lossy = (path: string, how: 'lost' | 'dropped' | 'refused' = 'lost') => {
+    const { f, posts } = spoilingFirstPost(path, how);
     return { client: clientFor(srv, { fetch: f }), posts };
   };
 
@@ -104,6 +107,21 @@ describe('client: creates repeated after a lost answer (real local server)', () 
     });
   }
 
+  it('a broken connection after the create was carried out: the repeat answers with the object, for a caller’s id too', async () => {
+    const { client, posts } = lossy('/datasets', 'dropped');
+    const name = unique('dropped');
+    const id = randomUUID();
+    const d = await client.datasets.create({ name, id });
+    assert.equal(posts.length, 2);
+    assert.deepEqual([d.id, d.name], [id, name]);
+    const ex = lossy('/v1/platform/datasets/' + d.id + '/examples', 'dropped');
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    const made = await ex.client.examples.create({ datasetId: d.id, examples: ids.map((i, n) => ({ id: i, inputs: { n } })) });
+    assert.equal(ex.posts.length, 2);
+    assert.equal(made.count, 3);
+    assert.deepEqual((await collect(c.examples.list({ datasetId: d.id }))).map((e) => e.id).sort(), [...ids].sort());
+  });
+
   it('a caller’s id that already names something is a conflict, not taken for our own create', async () => {
     const first = await c.datasets.create({ name: unique('taken') });
     await assert.rejects(c.datasets.create({ name: unique('other'), id: first.id }), LangSmithConflictError);
@@ -111,6 +129,34 @@ describe('client: creates repeated after a lost answer (real local server)', () 
     await assert.rejects(c.projects.create({ name: unique('other'), id: project.id }), LangSmithConflictError);
     const queue = await c.annotationQueues.create({ name: unique('taken') });
     await assert.rejects(c.annotationQueues.create({ name: unique('other'), queueId: queue.id }), LangSmithConflictError);
+    const fb = await c.feedback.create({ projectId: project.id, key: unique('k') });
+    await assert.rejects(c.feedback.create({ projectId: project.id, key: unique('k'), feedbackId: fb.id }), LangSmithConflictError);
+    const e1 = await c.projects.create({ name: unique('exp'), referenceDatasetId: first.id });
+    const cmp = await c.comparativeExperiments.create({ name: unique('cmp'), experimentIds: [e1.id] });
+    await assert.rejects(c.comparativeExperiments.create({ name: unique('cmp'), experimentIds: [e1.id], id: cmp.id }), LangSmithConflictError);
+    const ex = (await c.examples.create({ datasetId: first.id, examples: [{ inputs: { a: 1 } }] })).example_ids[0]!;
+    await assert.rejects(c.examples.create({ datasetId: first.id, examples: [{ id: ex, inputs: { a: 2 } }] }), LangSmithConflictError);
+  });
+
+  it('a 429 (the server did nothing) followed by a conflict on a caller’s id that was taken stays a conflict', async () => {
+    const taken = await c.datasets.create({ name: unique('taken-429') });
+    const { client, posts } = lossy('/datasets', 'refused');
+    await assert.rejects(client.datasets.create({ name: unique('other'), id: taken.id }), LangSmithConflictError);
+    assert.equal(posts.length, 2, 'refused, then repeated');
+    const d = await c.datasets.create({ name: unique('ex-429') });
+    const ex = (await c.examples.create({ datasetId: d.id, examples: [{ inputs: { a: 1 } }] })).example_ids[0]!;
+    const refused = lossy(`/v1/platform/datasets/${d.id}/examples`, 'refused');
+    await assert.rejects(refused.client.examples.create({ datasetId: d.id, examples: [{ id: ex, inputs: { a: 2 } }] }), LangSmithConflictError);
+    assert.equal(refused.posts.length, 2);
+  });
+
+  it('reads a comparative experiment back by a caller’s id given in capitals', async () => {
+    const ds = await c.datasets.create({ name: unique('caps-ref') });
+    const e1 = await c.projects.create({ name: unique('exp'), referenceDatasetId: ds.id });
+    const { client } = lossy('/datasets/comparative');
+    const id = randomUUID();
+    const cmp = await client.comparativeExperiments.create({ name: unique('caps'), experimentIds: [e1.id], id: id.toUpperCase() });
+    assert.equal(cmp.id, id);
   });
 
   it('a name that is taken stays a conflict although the id was generated', async () => {

@@ -224,7 +224,7 @@ describe('datasets: CRUD, upload, sharing, versions, splits, export, search, com
     assert.deepEqual((await api(srv(), 'GET', `/datasets/${d.id}/comparative?name_contains=vs`)).body.map((x: any) => x.id), [cmp.id]);
     const byName = await api(srv(), 'GET', `/datasets/${d.id}/comparative?sort_by=name&sort_by_desc=false`);
     assert.deepEqual(byName.body.map((x: any) => x.name), ['A vs B', 'implied']);
-    assert.equal((await api(srv(), 'GET', `/datasets/${d.id}/comparative?limit=1&offset=1`)).body[0].id, cmp.id);
+    assert.deepEqual((await api(srv(), 'GET', `/datasets/${d.id}/comparative?limit=1&offset=1`)).body.map((x: any) => x.id), [list.body[1].id]);
     assert.equal((await api(srv(), 'GET', `/datasets/${d.id}/comparative?limit=101`)).status, 422);
     assert.equal((await api(srv(), 'GET', `/datasets/${d.id}/comparative?sort_by=size`)).status, 422);
   });

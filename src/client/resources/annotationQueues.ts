@@ -44,8 +44,11 @@ export class AnnotationQueuesResource {
         onRetry,
         signal: o.signal,
       });
-    return createWithId(generated, create, () =>
-      this.ctx.http.request({ path: `/annotation-queues/${id}`, action: 'read annotation queue', schema: AnnotationQueueSchema, nullOn404: true, signal: o.signal }),
+    return createWithId(
+      generated,
+      create,
+      () => this.ctx.http.request({ path: `/annotation-queues/${id}`, action: 'read annotation queue', schema: AnnotationQueueSchema, nullOn404: true, signal: o.signal }),
+      o.signal,
     );
   }
 

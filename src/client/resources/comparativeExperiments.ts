@@ -67,7 +67,7 @@ export class ComparativeExperimentsResource {
         schema: z.array(ComparativeExperimentSchema),
         signal: o.signal,
       });
-      return found.find((c) => c.id === id) ?? null;
-    });
+      return found.find((c) => c.id.toLowerCase() === id.toLowerCase()) ?? null;
+    }, o.signal);
   }
 }

@@ -111,7 +111,7 @@ export class DatasetsResource {
         onRetry,
         signal: o.signal,
       });
-    return createWithId(generated, create, () => this.readById(id, o.signal));
+    return createWithId(generated, create, () => this.readById(id, o.signal), o.signal);
   }
 
   private readById(id: string, signal?: AbortSignal): Promise<Dataset | null> {

@@ -121,22 +121,27 @@ export class ExamplesResource {
     const source = o.examples[Symbol.iterator]();
     let pending: MultipartPart[] | undefined;
     let pendingId: string | undefined;
+    let pendingChosen = false;
 
     // Batches are encoded when a request slot is free, so at most `concurrency` bodies exist at once.
-    const nextBatch = (): { body: Uint8Array; contentType: string; ids: string[] } | undefined => {
+    const nextBatch = (): { body: Uint8Array; contentType: string; ids: string[]; callerIds: boolean } | undefined => {
       const parts: MultipartPart[] = [];
       const batchIds: string[] = [];
+      let callerIds = false;
       let bytes = 0;
       for (;;) {
         let exParts = pending;
         let id = pendingId;
+        let chosen = pendingChosen;
         pending = undefined;
         pendingId = undefined;
+        pendingChosen = false;
         if (!exParts) {
           const step = source.next();
           if (step.done) break;
           const ex = step.value;
           checkExample(ex);
+          chosen = ex.id !== undefined;
           id = ex.id ?? uuid4();
           ids.push(id);
           exParts = [
@@ -160,14 +165,16 @@ export class ExamplesResource {
         if (batchIds.length > 0 && (batchIds.length >= EXAMPLES_BATCH_MAX_COUNT || bytes + size > EXAMPLES_BATCH_MAX_BYTES)) {
           pending = exParts;
           pendingId = id;
+          pendingChosen = chosen;
           break;
         }
         parts.push(...exParts);
         batchIds.push(id!);
+        callerIds ||= chosen;
         bytes += size;
       }
       if (batchIds.length === 0) return undefined;
-      return { ...encodeMultipart(parts), ids: batchIds };
+      return { ...encodeMultipart(parts), ids: batchIds, callerIds };
     };
 
     let asOf: string | null | undefined;
@@ -177,6 +184,7 @@ export class ExamplesResource {
       for (let batch = nextBatch(); batch; batch = nextBatch()) {
         const { body, contentType } = batch;
         let res: z.infer<typeof ExamplesCreatedSchema>;
+        let repeated = false;
         try {
           res = await this.ctx.http.request({
             method: 'POST',
@@ -186,11 +194,17 @@ export class ExamplesResource {
             action: 'create examples',
             schema: ExamplesCreatedSchema,
             idempotent: true,
+            onRetry: () => {
+              repeated = true;
+            },
             signal: o.signal,
           });
         } catch (e) {
-          // A repeated batch whose first attempt did land: its (client-generated) ids already exist.
-          if (!(e instanceof LangSmithConflictError) || !(await this.allExist(datasetId, batch.ids, o.signal))) throw e;
+          // A batch whose earlier attempt landed although its answer was lost: all its ids exist now. Ids
+          // generated here cannot have existed before; a caller's ids might have, so with those the 409
+          // only counts as our own when the batch was sent again.
+          if (!(e instanceof LangSmithConflictError) || (batch.callerIds && !repeated)) throw e;
+          if (!(await this.allExist(datasetId, batch.ids, o.signal))) throw e;
           res = { count: batch.ids.length, example_ids: batch.ids };
         }
         created += res.count ?? res.example_ids?.length ?? 0;
@@ -201,16 +215,22 @@ export class ExamplesResource {
     return { count: created, example_ids: ids, as_of: asOf };
   }
 
+  /** Whether every one of `ids` is an example of the dataset now (asked 100 at a time). */
   private async allExist(datasetId: string, ids: string[], signal?: AbortSignal): Promise<boolean> {
-    const probe = [...new Set([ids[0]!, ids[ids.length - 1]!])];
-    const found = await this.ctx.http.request({
-      path: '/examples',
-      query: { dataset: datasetId, id: probe, limit: probe.length, select: ['id'] },
-      action: 'check created examples',
-      schema: z.array(z.looseObject({ id: z.string() })),
-      signal,
-    });
-    return found.length === probe.length;
+    const wanted = [...new Set(ids.map((id) => id.toLowerCase()))];
+    for (let i = 0; i < wanted.length; i += 100) {
+      const probe = wanted.slice(i, i + 100);
+      const found = await this.ctx.http.request({
+        path: '/examples',
+        query: { dataset: datasetId, id: probe, limit: probe.length, select: ['id'] },
+        action: 'check created examples',
+        schema: z.array(z.looseObject({ id: z.string() })),
+        signal,
+      });
+      const seen = new Set(found.map((e) => e.id.toLowerCase()));
+      if (!probe.every((id) => seen.has(id))) return false;
+    }
+    return true;
   }
 
   /** One example; answers it as read back from the server. */

@@ -76,7 +76,7 @@ export class FeedbackResource {
         onRetry,
         signal: o.signal,
       });
-    return createWithId(generated, create, () => this.readOrNull(id, o.signal));
+    return createWithId(generated, create, () => this.readOrNull(id, o.signal), o.signal);
   }
 
   private readOrNull(id: string, signal?: AbortSignal): Promise<Feedback | null> {

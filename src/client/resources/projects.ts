@@ -81,7 +81,7 @@ export class ProjectsResource {
         onRetry,
         signal: o.signal,
       });
-    return createWithId(generated, create, () => this.readById(id, false, o.signal));
+    return createWithId(generated, create, () => this.readById(id, false, o.signal), o.signal);
   }
 
   private readById(id: string, includeStats: boolean | undefined, signal?: AbortSignal): Promise<Project | null> {
