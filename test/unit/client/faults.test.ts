@@ -121,6 +121,40 @@ describe('client handling of unusual answers (fake server)', () => {
     assert.deepEqual(seen, ['GET /info', 'POST /v1/platform/datasets/' + RUN + '/examples', 'POST /v1/platform/datasets/' + RUN + '/examples', 'GET /examples']);
   });
 
+  it('a failed flush puts its runs back so that what was queued meanwhile wins', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const sent: string[] = [];
+    let ingests = 0;
+    const f = (async (u: string, init: RequestInit) => {
+      const url = new URL(u);
+      if (url.pathname === '/info') return json({ version: '0.10.0', batch_ingest_config: { use_multipart_endpoint: true } });
+      if (url.pathname === '/runs/multipart') {
+        if (++ingests === 1) {
+          await held; // fails only once the update below has been queued
+          return new Response('', { status: 500 });
+        }
+        sent.push(new TextDecoder().decode(init.body as Uint8Array));
+        return json({}, 202);
+      }
+      return new Response('', { status: 404 });
+    }) as unknown as typeof fetch;
+    const c = new LangSmithClient({ apiUrl: 'http://fake', apiKey: 'k', fetch: f, maxRetries: 0, tracing: { manualFlush: true } });
+    // An update queued before the run's creation: the pending entry holds both.
+    const r = c.tracing.startRun({ name: 'a', inputs: { x: 1 } });
+    r.end({ outputs: { v: 1 } }).patch();
+    r.post();
+    const failing = c.tracing.flush();
+    await new Promise((done) => setTimeout(done, 10));
+    r.end({ outputs: { v: 2 } }).patch(); // queued while the flush is in flight
+    release();
+    await assert.rejects(failing);
+    await c.tracing.flush();
+    assert.equal(sent.length, 1);
+    const outputs = [...sent[0]!.matchAll(new RegExp(`name="(post|patch)\\.${r.id}\\.outputs"[^]*?\\r\\n\\r\\n(.*?)\\r\\n`, 'g'))].map((m) => JSON.parse(m[2]!));
+    assert.deepEqual(outputs, [{ v: 2 }], 'the newest outputs, sent once');
+  });
+
   it('automatic mode sends a full batch at once, without waiting for the timer', async () => {
     const { f, seen } = fakeServer((url) => {
       if (url.pathname === '/info') return json({ version: '0.16.0' });
