@@ -209,7 +209,14 @@ export interface ExampleQuery {
   offset: number;
 }
 
-export function listExamples(ctx: Ctx, q: ExampleQuery): RevRow[] {
+/** The SQL of one page of a dataset's examples (`SELECT e.* … LIMIT ? OFFSET ?`) and where to record its end. */
+interface PagePlan {
+  sql: string;
+  params: unknown[];
+  ends: Map<number, PageEnd>;
+}
+
+function planPage(ctx: Ctx, q: ExampleQuery): PagePlan {
   const st = stateWhere(q.asOf);
   const where = [st.sql];
   const params: unknown[] = st.params(q.datasetId);
@@ -243,24 +250,76 @@ export function listExamples(ctx: Ctx, q: ExampleQuery): RevRow[] {
   const latest = ctx.st.one<{ v: string | null }>('SELECT MAX(as_of) AS v FROM dataset_versions WHERE dataset_id = ?', q.datasetId)?.v ?? '';
   const ends = pageEndsOf(ctx, `${latest}|${whereSql}|${JSON.stringify(params)}`);
   const from = q.offset > 0 ? nearestEnd(ends, q.offset) : undefined;
-  const rows = from
-    ? ctx.st.all<RevRow>(
-        `SELECT e.* FROM example_revisions e ${index} WHERE ${whereSql} AND (e.created_at, e.example_id) > (?, ?)
+  return from
+    ? {
+        sql: `SELECT e.* FROM example_revisions e ${index} WHERE ${whereSql} AND (e.created_at, e.example_id) > (?, ?)
           ORDER BY e.created_at, e.example_id LIMIT ? OFFSET ?`,
-        ...params, from.end.createdAt, from.end.exampleId, q.limit, q.offset - from.offset,
-      )
-    : ctx.st.all<RevRow>(
-        `SELECT e.* FROM example_revisions e ${index} WHERE ${whereSql} ORDER BY e.created_at, e.example_id LIMIT ? OFFSET ?`,
-        ...params, q.limit, q.offset,
-      );
+        params: [...params, from.end.createdAt, from.end.exampleId, q.limit, q.offset - from.offset],
+        ends,
+      }
+    : {
+        sql: `SELECT e.* FROM example_revisions e ${index} WHERE ${whereSql} ORDER BY e.created_at, e.example_id LIMIT ? OFFSET ?`,
+        params: [...params, q.limit, q.offset],
+        ends,
+      };
+}
+
+/** Remembers where a full page ended, for the pages after it. */
+function recordEnd(plan: PagePlan, q: ExampleQuery, count: number, last: PageEnd | undefined): void {
+  if (count !== q.limit || !last?.createdAt) return;
+  const at = q.offset + count;
+  plan.ends.delete(at);
+  plan.ends.set(at, last);
+  if (plan.ends.size > PAGE_ENDS_KEPT) plan.ends.delete(plan.ends.keys().next().value!);
+}
+
+export function listExamples(ctx: Ctx, q: ExampleQuery): RevRow[] {
+  const plan = planPage(ctx, q);
+  const rows = ctx.st.all<RevRow>(plan.sql, ...plan.params);
   const last = rows[rows.length - 1];
-  if (rows.length === q.limit && last?.created_at) {
-    const at = q.offset + rows.length;
-    ends.delete(at);
-    ends.set(at, { createdAt: last.created_at, exampleId: last.example_id });
-    if (ends.size > PAGE_ENDS_KEPT) ends.delete(ends.keys().next().value!);
-  }
+  recordEnd(plan, q, rows.length, last && { createdAt: last.created_at, exampleId: last.example_id });
   return rows;
+}
+
+/**
+ * A page of examples in their full shape as JSON bytes, composed by SQLite from the stored JSON text: the
+ * same bytes as JSON.stringify of `exampleOut` for each row (a test holds them equal), without making a
+ * JavaScript object or string per example. Ids are UUIDs and timestamps ISO strings (both checked on the
+ * way in), so they are written as they are; a source run id is quoted by SQLite. The examples are joined
+ * in the order the page's query gives them: SQLite aggregates a subquery's rows as they come (an ORDER BY
+ * inside group_concat would sort the composed text again and double the cost); the tests compare whole
+ * pages, so a change of that would show. The page's last key
+ * comes from the largest `created_at || ' ' || example_id`: a space sorts below every character of either,
+ * so that order is the order of the pair.
+ */
+export function listExamplesJson(ctx: Ctx, q: ExampleQuery, origin: string): Buffer {
+  const plan = planPage(ctx, q);
+  const page = ctx.st.get(
+    `SELECT CAST('[' || ifnull(group_concat(format(
+        '{"id":"%s","dataset_id":"%s","name":"#%.4s","inputs":%s,"outputs":%s,"metadata":%s,"source_run_id":%s,"created_at":"%s","modified_at":"%s","attachment_urls":%s}',
+        example_id, dataset_id, example_id, inputs, ifnull(outputs, 'null'), ifnull(metadata, 'null'), ifnull(json_quote(source_run_id), 'null'),
+        created_at, valid_from, CASE WHEN attachments IS NULL THEN '{}' ELSE ${ATTACHMENT_URLS_SQL}(?, attachments) END
+      ), ','), '') || ']' AS BLOB) AS json,
+      count(*) AS n, max(created_at || ' ' || example_id) AS last
+     FROM (${plan.sql})`,
+  );
+  // The origin's placeholder comes first in the text, so it is bound first.
+  const r = page.get(origin, ...plan.params) as { json: Buffer; n: number; last: string | null };
+  const space = r.last?.indexOf(' ') ?? -1;
+  recordEnd(plan, q, r.n, space > 0 ? { createdAt: r.last!.slice(0, space), exampleId: r.last!.slice(space + 1) } : undefined);
+  return r.json;
+}
+
+/** The SQL function that writes `attachment_urls` for stored attachments (registered per database). */
+const ATTACHMENT_URLS_SQL = 'ls_attachment_urls';
+const withAttachmentUrls = new WeakSet<object>();
+
+export function registerAttachmentUrlsSql(ctx: Ctx): void {
+  if (withAttachmentUrls.has(ctx.db)) return;
+  ctx.db.function(ATTACHMENT_URLS_SQL, { deterministic: true }, (origin: unknown, attachments: unknown) =>
+    JSON.stringify(attachmentUrls(null, String(origin), typeof attachments === 'string' ? attachments : null)),
+  );
+  withAttachmentUrls.add(ctx.db);
 }
 
 interface PageEnd {
@@ -509,6 +568,7 @@ function deleteExamples(ctx: Ctx, tenant: Tenant, ids: string[]) {
 }
 
 export function registerExamples(app: FastifyInstance, ctx: Ctx) {
+  registerAttachmentUrlsSql(ctx);
   app.get('/examples', async (req, reply) => {
     const q = req.query as Record<string, unknown>;
     const ds = queryString(q, 'dataset');
@@ -535,10 +595,12 @@ export function registerExamples(app: FastifyInstance, ctx: Ctx) {
     const dsId = uuidParam(ds, 'dataset');
     getDataset(ctx, req.tenant, dsId);
     const asOf = resolveVersion(ctx, dsId, queryString(q, 'as_of'));
-    const rows = listExamples(ctx, {
-      datasetId: dsId, asOf, ids, splits: queryList(q, 'splits'), metadata, filter: queryString(q, 'filter'), limit, offset,
-    });
-    return sendExamples(reply, rows, origin, sel);
+    const query: ExampleQuery = { datasetId: dsId, asOf, ids, splits: queryList(q, 'splits'), metadata, filter: queryString(q, 'filter'), limit, offset };
+    if (!sel) {
+      reply.type('application/json; charset=utf-8');
+      return listExamplesJson(ctx, query, origin);
+    }
+    return sendExamples(reply, listExamples(ctx, query), origin, sel);
   });
 
   app.get('/examples/count', async (req) => {

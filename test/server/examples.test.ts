@@ -157,6 +157,35 @@ describe('examples: multipart create/update with attachments, reads, filters, de
     for (const row of rows) assert.equal(exampleJson(row, 'http://127.0.0.1:1984'), JSON.stringify(exampleOut(row, 'http://127.0.0.1:1984')));
   });
 
+  it('GET /examples writes each page exactly as JSON.stringify of the examples’ full shape', async () => {
+    const c = client(srv());
+    const d = await c.createDataset('ex-page-bytes');
+    const run = crypto.randomUUID();
+    await c.createExamples([
+      { dataset_id: d.id, inputs: { q: 'say "hi"\n ✓ \u2028' }, outputs: { a: [1, 2, { b: null }] }, metadata: { lang: 'en' }, split: ['base', 'x'] },
+      { dataset_id: d.id, inputs: {}, metadata: {} },
+      { dataset_id: d.id, inputs: { n: 1.5e300 }, outputs: { ok: true }, source_run_id: run },
+      { dataset_id: d.id, inputs: { f: 'with file' }, attachments: { 'my file.png': ['image/png', bytes('\x89PNG')], 'ü/?&=': ['text/plain', bytes('x')] } },
+    ] as any);
+    const stored = srv()
+      .server.db.prepare('SELECT * FROM example_revisions WHERE dataset_id = ? AND valid_to IS NULL ORDER BY created_at, example_id')
+      .all(d.id) as RevRow[];
+    assert.equal(stored.length, 4);
+    const page = async (offset: number, limit: number) => {
+      const res = await fetch(`${srv().url}/examples?dataset=${d.id}&offset=${offset}&limit=${limit}`, { headers: { 'x-api-key': srv().apiKey } });
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+      return res.text();
+    };
+    const expected = (rows: RevRow[]) => JSON.stringify(rows.map((r) => exampleOut(r, srv().url)));
+    assert.equal(await page(0, 100), expected(stored));
+    // Page by page: the later pages start from the recorded ends.
+    assert.equal(await page(0, 2), expected(stored.slice(0, 2)));
+    assert.equal(await page(2, 2), expected(stored.slice(2, 4)));
+    assert.equal(await page(4, 2), '[]');
+    assert.equal(await page(1, 2), expected(stored.slice(1, 3)));
+  });
+
   it('a page starts from the recorded end at its offset, else from the nearest earlier one', () => {
     const end = (n: number) => ({ createdAt: `t${n}`, exampleId: `e${n}` });
     const ends = new Map([[300, end(300)], [100, end(100)], [200, end(200)]]);
