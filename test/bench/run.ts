@@ -146,19 +146,25 @@ Where the difference comes from:
   then commits: two requests. The official client checks existence twice and looks up the latest commit
   before committing: four. Pulls are one request each for both.
 
-**Reading examples is at its goal's bound (≤ 0.5 time)**: 0.49–0.52 in the runs of 2026-11-21 after the
-transport change (0.69–0.73 before it). Both the server and the client are now close to saturating the
-machine's two cores: during ours, the local server spends ≈ 0.5 s of CPU on the 500 pages (≈ 0.4 ms per page
-in SQLite reading the rows, the rest in composing the JSON and in HTTP) and the client ≈ 0.55 s (about 0.4 s
-on its main thread, mostly \`JSON.parse\` of ≈ 120 KB per page and the socket I/O, the rest on V8's helper
-threads), so the elapsed time is bounded by the CPU of both together rather than by either one. The official
-client pays the server's time and its own one after the other. What was done on the server side, for both
-clients alike: a page asked for before the page in front of it was answered starts from the nearest earlier
-page end instead of stepping through the index from the start (1 page in 8 did so with several pages in
-flight), rows come out of SQLite as arrays, ids and timestamps are written without re-escaping, and the
-per-request hooks need no promises. Pages larger than the API's maximum of 100 would cut the per-request
-share, but LangSmith refuses them, so the client does not ask for them; one, two, three and six pages in
-flight measured the same within the noise.
+**Reading examples sits at its goal's bound (≤ 0.5 time) and is not reliably under it on this machine**:
+the 5-round medians of 2026-11-21 ranged from 0.48 to 0.57 (0.50 in the run above), moving with the
+machine's load more than with any change made that day; 0.69–0.73 before the transport change. The reason is
+the machine: the local server and the client share its two cores, and both are busy. During ours the server
+spends ≈ 0.43 s of CPU on the 500 pages (SQLite reading and composing them, and HTTP) and the client ≈ 0.55 s
+(≈ 0.4 s on its main thread, of which \`JSON.parse\` of ≈ 120 KB per page is the largest part; ≈ 0.1 s on a
+V8 thread compiling undici's WebAssembly HTTP parser to optimized code, which the official client's \`fetch\`
+pays as well), so the elapsed time is bounded by the CPU of both together, about half of their sum. The
+official client pays the server's time and its own one after the other. Work on the server speeds up both
+clients by the same amount, so it hardly moves the ratio; only less client CPU does. Tried and not kept:
+Node's own HTTP client instead of undici (no WebAssembly to compile, but more work per request: 2–3 %
+faster in alternating trials), parsing prefetched pages only when their turn comes, a hand-written async
+iterator instead of the generator (≈ 10 ms), one, two, three and six pages in flight (the same within the
+noise), and HTTP pipelining (≈ 8 % less CPU on both sides, but unsafe against a remote LangSmith behind
+proxies). Pages larger than the API's maximum of 100 would cut the per-request share, but LangSmith refuses
+them, so the client does not ask for them. What the server does for both clients alike: a page without
+\`select\` is composed as JSON by SQLite from the stored JSON text; a page asked for before the page in front
+of it was answered starts from the nearest earlier page end instead of stepping through the index from the
+start; the per-request hooks need no promises.
 `;
     writeFileSync(join(ROOT, 'docs', 'BENCHMARKS.md'), doc);
     process.stdout.write('\nwrote docs/BENCHMARKS.md\n');
