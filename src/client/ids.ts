@@ -18,6 +18,13 @@ export function uuid4(): string {
   return randomUUID();
 }
 
+/** The id of an object to create: the caller's (checked) or a new one, and which of the two it is. */
+export function ownId(given: string | undefined, which: string): { id: string; generated: boolean } {
+  if (given === undefined) return { id: uuid4(), generated: true };
+  assertUuid(given, which);
+  return { id: given, generated: false };
+}
+
 const bytes = new Uint8Array(16);
 /** A time-ordered UUID (version 7): ids of runs sort by creation. */
 export function uuid7(ms = Date.now()): string {

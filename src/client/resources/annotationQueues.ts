@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ClientContext, createWithId } from '../context';
 import { LangSmithValidationError } from '../errors';
-import { assertUuid, uuid4 } from '../ids';
+import { assertUuid, ownId } from '../ids';
 import { offsetPaged } from '../paging';
 import { AnnotationQueueSchema, QueueRunAddedSchema, QueueRunSchema, QueueSizeSchema, type AnnotationQueue, type QueueRun } from '../schemas';
 import { compact, seg } from './common';
@@ -30,25 +30,20 @@ export class AnnotationQueuesResource {
   }
 
   async create(o: { name: string; description?: string; rubricInstructions?: string; queueId?: string; signal?: AbortSignal }): Promise<AnnotationQueue> {
-    const generated = o.queueId === undefined;
-    const id = o.queueId ?? uuid4();
-    assertUuid(id, 'queueId');
-    const create = (onRetry: () => void) =>
-      this.ctx.http.request({
+    const own = ownId(o.queueId, 'queueId');
+    const id = own.id;
+    return createWithId(
+      this.ctx.http,
+      {
         method: 'POST',
         path: '/annotation-queues',
         json: compact({ id, name: o.name, description: o.description, rubric_instructions: o.rubricInstructions }),
         action: 'create annotation queue',
         schema: AnnotationQueueSchema,
-        idempotent: true,
-        onRetry,
         signal: o.signal,
-      });
-    return createWithId(
-      generated,
-      create,
+      },
+      own,
       () => this.ctx.http.request({ path: `/annotation-queues/${id}`, action: 'read annotation queue', schema: AnnotationQueueSchema, nullOn404: true, signal: o.signal }),
-      o.signal,
     );
   }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ClientContext, createWithId } from '../context';
 import { LangSmithValidationError } from '../errors';
-import { assertUuid, uuid4 } from '../ids';
+import { assertUuid, ownId } from '../ids';
 import { MSG } from '../messages';
 import { ComparativeExperimentSchema, type ComparativeExperiment } from '../schemas';
 import { compact, iso, seg, type DateLike } from './common';
@@ -30,35 +30,32 @@ export class ComparativeExperimentsResource {
     if (!o.experimentIds || o.experimentIds.length === 0) throw new LangSmithValidationError(MSG.experimentRequired);
     for (const e of o.experimentIds) assertUuid(e, 'experimentId');
     if (o.referenceDatasetId !== undefined) assertUuid(o.referenceDatasetId, 'referenceDatasetId');
-    const id = o.id ?? uuid4();
-    assertUuid(id, 'id');
+    const own = ownId(o.id, 'id');
+    const id = own.id;
     let referenceDatasetId = o.referenceDatasetId;
     if (!referenceDatasetId) {
       const first = await this.projects.read({ projectId: o.experimentIds[0]!, signal: o.signal });
       referenceDatasetId = first.reference_dataset_id ?? undefined;
     }
     if (!referenceDatasetId) throw new LangSmithValidationError(MSG.referenceDatasetRequired);
-    const create = (onRetry: () => void) =>
-      this.ctx.http.request({
-        method: 'POST',
-        path: '/datasets/comparative',
-        json: compact({
-          id,
-          name: o.name,
-          experiment_ids: o.experimentIds,
-          reference_dataset_id: referenceDatasetId,
-          description: o.description,
-          created_at: iso(o.createdAt ?? new Date()),
-          extra: o.metadata ? { metadata: o.metadata } : {},
-        }),
-        action: 'create comparative experiment',
-        schema: ComparativeExperimentSchema,
-        idempotent: true,
-        onRetry,
-        signal: o.signal,
-      });
     const dataset = referenceDatasetId;
-    return createWithId(o.id === undefined, create, async () => {
+    const request = {
+      method: 'POST' as const,
+      path: '/datasets/comparative',
+      json: compact({
+        id,
+        name: o.name,
+        experiment_ids: o.experimentIds,
+        reference_dataset_id: dataset,
+        description: o.description,
+        created_at: iso(o.createdAt ?? new Date()),
+        extra: o.metadata ? { metadata: o.metadata } : {},
+      }),
+      action: 'create comparative experiment',
+      schema: ComparativeExperimentSchema,
+      signal: o.signal,
+    };
+    return createWithId(this.ctx.http, request, own, async () => {
       // There is no read by id: the reference dataset's comparative experiments, filtered by id.
       const found = await this.ctx.http.request({
         path: `/datasets/${seg(dataset, 'referenceDatasetId')}/comparative`,
@@ -68,6 +65,6 @@ export class ComparativeExperimentsResource {
         signal: o.signal,
       });
       return found.find((c) => c.id.toLowerCase() === id.toLowerCase()) ?? null;
-    }, o.signal);
+    });
   }
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ClientContext, createWithId } from '../context';
 import { LangSmithError, LangSmithNotFoundError, LangSmithValidationError } from '../errors';
-import { assertUuid, uuid4 } from '../ids';
+import { assertUuid, ownId } from '../ids';
 import { publicDatasetUrl } from '../links';
 import { MSG } from '../messages';
 import { offsetPaged } from '../paging';
@@ -88,9 +88,8 @@ export class DatasetsResource {
   constructor(private readonly ctx: ClientContext) {}
 
   async create(o: DatasetCreate): Promise<Dataset> {
-    const generated = o.id === undefined;
-    const id = o.id ?? uuid4();
-    assertUuid(id, 'id');
+    const own = ownId(o.id, 'id');
+    const id = own.id;
     const body = compact({
       id,
       name: o.name,
@@ -100,18 +99,12 @@ export class DatasetsResource {
       outputs_schema_definition: o.outputsSchema,
       extra: o.metadata ? { metadata: o.metadata } : undefined,
     });
-    const create = (onRetry: () => void) =>
-      this.ctx.http.request({
-        method: 'POST',
-        path: '/datasets',
-        json: body,
-        action: 'create dataset',
-        schema: DatasetSchema,
-        idempotent: true,
-        onRetry,
-        signal: o.signal,
-      });
-    return createWithId(generated, create, () => this.readById(id, o.signal), o.signal);
+    return createWithId(
+      this.ctx.http,
+      { method: 'POST', path: '/datasets', json: body, action: 'create dataset', schema: DatasetSchema, signal: o.signal },
+      own,
+      () => this.readById(id, o.signal),
+    );
   }
 
   private readById(id: string, signal?: AbortSignal): Promise<Dataset | null> {

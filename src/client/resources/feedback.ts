@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ClientContext, createWithId } from '../context';
 import { LangSmithValidationError } from '../errors';
-import { assertUuid, uuid4 } from '../ids';
+import { assertUuid, ownId } from '../ids';
 import { MSG } from '../messages';
 import { offsetPaged } from '../paging';
 import { FeedbackSchema, FeedbackTokenRequestSchema, FeedbackTokenSchema, type Feedback, type FeedbackToken } from '../schemas';
@@ -48,9 +48,8 @@ export class FeedbackResource {
     if (o.projectId !== undefined) assertUuid(o.projectId, 'projectId');
     if (o.comparativeExperimentId !== undefined) assertUuid(o.comparativeExperimentId, 'comparativeExperimentId');
     if (o.sourceRunId !== undefined) assertUuid(o.sourceRunId, 'sourceRunId');
-    const generated = o.feedbackId === undefined;
-    const id = o.feedbackId ?? uuid4();
-    assertUuid(id, 'feedbackId');
+    const own = ownId(o.feedbackId, 'feedbackId');
+    const id = own.id;
     const metadata = { ...(o.sourceInfo ?? {}), ...(o.sourceRunId ? { __run: { run_id: o.sourceRunId } } : {}) };
     const body = compact({
       id,
@@ -65,18 +64,12 @@ export class FeedbackResource {
       comparative_experiment_id: o.comparativeExperimentId,
       feedback_config: o.feedbackConfig,
     });
-    const create = (onRetry: () => void) =>
-      this.ctx.http.request({
-        method: 'POST',
-        path: '/feedback',
-        json: body,
-        action: 'create feedback',
-        schema: FeedbackSchema,
-        idempotent: true,
-        onRetry,
-        signal: o.signal,
-      });
-    return createWithId(generated, create, () => this.readOrNull(id, o.signal), o.signal);
+    return createWithId(
+      this.ctx.http,
+      { method: 'POST', path: '/feedback', json: body, action: 'create feedback', schema: FeedbackSchema, signal: o.signal },
+      own,
+      () => this.readOrNull(id, o.signal),
+    );
   }
 
   private readOrNull(id: string, signal?: AbortSignal): Promise<Feedback | null> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ClientContext, createWithId } from '../context';
 import { LangSmithNotFoundError } from '../errors';
-import { uuid4, assertUuid } from '../ids';
+import { assertUuid, ownId } from '../ids';
 import { MSG } from '../messages';
 import { offsetPaged } from '../paging';
 import { ProjectSchema, type Project } from '../schemas';
@@ -56,9 +56,8 @@ export class ProjectsResource {
   constructor(private readonly ctx: ClientContext) {}
 
   async create(o: ProjectCreate): Promise<Project> {
-    const generated = o.id === undefined;
-    const id = o.id ?? uuid4();
-    assertUuid(id, 'id');
+    const own = ownId(o.id, 'id');
+    const id = own.id;
     if (o.referenceDatasetId !== undefined) assertUuid(o.referenceDatasetId, 'referenceDatasetId');
     const extra = { ...(o.extra ?? {}), ...(o.metadata ? { metadata: o.metadata } : {}) };
     const body = compact({
@@ -69,19 +68,20 @@ export class ProjectsResource {
       reference_dataset_id: o.referenceDatasetId,
       start_time: iso(o.startTime),
     });
-    const create = (onRetry: () => void) =>
-      this.ctx.http.request({
+    return createWithId(
+      this.ctx.http,
+      {
         method: 'POST',
         path: '/sessions',
         query: o.upsert ? { upsert: true } : undefined,
         json: body,
         action: 'create project',
         schema: ProjectSchema,
-        idempotent: true,
-        onRetry,
         signal: o.signal,
-      });
-    return createWithId(generated, create, () => this.readById(id, false, o.signal), o.signal);
+      },
+      own,
+      () => this.readById(id, false, o.signal),
+    );
   }
 
   private readById(id: string, includeStats: boolean | undefined, signal?: AbortSignal): Promise<Project | null> {
