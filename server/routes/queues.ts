@@ -52,17 +52,8 @@ const CreateQueue = z.strictObject({
   queue_type: z.enum(['single', 'pairwise']).optional().nullable(),
   metadata: z.record(z.string(), z.any()).optional().nullable(),
 });
-const UpdateQueue = z.strictObject({
-  name: z.string().min(1).optional().nullable(),
-  description: z.string().optional().nullable(),
-  rubric_instructions: z.string().optional().nullable(),
-  rubric_items: z.array(z.any()).optional().nullable(),
-  default_dataset: z.string().uuid().optional().nullable(),
-  num_reviewers_per_item: z.number().int().optional().nullable(),
-  enable_reservations: z.boolean().optional().nullable(),
-  reservation_minutes: z.number().int().optional().nullable(),
-  metadata: z.record(z.string(), z.any()).optional().nullable(),
-});
+/** An edit: any of a new queue's fields but its id and type (a name, when given, still not empty). */
+const UpdateQueue = CreateQueue.omit({ id: true, queue_type: true }).partial().extend({ name: z.string().min(1).optional().nullable() });
 const RunIds = z.array(z.string().uuid());
 const RunKeys = z.array(
   z.strictObject({
