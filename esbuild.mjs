@@ -24,6 +24,18 @@ const webviewApps = fs.readdirSync('webview-ui/src/apps', { withFileTypes: true 
   .filter((d) => d.isDirectory() && fs.existsSync(path.join('webview-ui/src/apps', d.name, 'main.tsx')))
   .map((d) => d.name);
 
+/**
+ * undici is a large module the extension needs only for a proxy or a CA file (otherwise VS Code's own fetch
+ * serves): it is its own bundle, dist/undici.js, which the extension loads on first use through `import('undici')`.
+ * @type {import('esbuild').Plugin}
+ */
+const undiciApart = {
+  name: 'undici-apart',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, (args) => (args.kind === 'dynamic-import' ? { path: './undici.js', external: true } : undefined));
+  },
+};
+
 /** @type {Record<string, import('esbuild').BuildOptions>} */
 const targets = {
   // Extension host: Node, CommonJS, vscode provided by the host.
@@ -35,6 +47,16 @@ const targets = {
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [undiciApart],
+  },
+  // undici for the extension, loaded when first needed (see undiciApart).
+  undici: {
+    ...common,
+    entryPoints: { undici: 'undici' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
   // One browser bundle per webview app: dist/webviews/<app>.js (+ .css when the app imports any).
   webviews: {
@@ -80,7 +102,8 @@ for (const name of selected) {
 const present = selected.filter((name) => {
   const eps = targets[name].entryPoints;
   if (Array.isArray(eps)) return true;
-  return Object.values(eps).every((p) => fs.existsSync(p)) && Object.keys(eps).length > 0;
+  // Paths must exist (an app may not be written yet); a bare package name (undici) resolves from node_modules.
+  return Object.values(eps).every((p) => !p.includes('/') || fs.existsSync(p)) && Object.keys(eps).length > 0;
 });
 
 if (watch) {

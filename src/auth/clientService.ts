@@ -55,14 +55,19 @@ export class ClientService implements vscode.Disposable {
     if (this.cached?.key !== key) {
       let network: NetworkFetch;
       try {
-        network = createNetworkFetch(settings);
+        network = await createNetworkFetch(settings);
       } catch (err) {
         if (err instanceof ConnectionSettingError) this.reportSettingError(err, key);
         throw err;
       }
+      // Another call may have built the client for this key while undici loaded: keep that one.
+      if (this.cached?.key === key) {
+        network.close();
+        return this.cached.client;
+      }
       this.dropCached();
       this.settingErrorShown = undefined;
-      this.cached = { key, connection, network, client: createClient(connection.endpoint, connection.apiKey, connection.workspaceId, network) };
+      this.cached = { key, connection, network, client: clientOver(connection.endpoint, connection.apiKey, connection.workspaceId, network) };
       this.log.info(`Using ${connection.endpoint}${connection.workspaceId ? ` (workspace ${connection.workspaceId})` : ''} with the key from ${describeSource(connection)}; network: ${network.description}.`);
     }
     return this.cached.client;
@@ -135,11 +140,14 @@ export class ClientService implements vscode.Disposable {
 }
 
 /**
- * A client for one endpoint and key that connects as the network settings say (proxy, CA file). Without a
- * `network`, one is built from the current settings (throws ConnectionSettingError when one is unusable).
+ * A client for one endpoint and key that connects as the network settings say (proxy, CA file); by default the
+ * current settings (throws ConnectionSettingError when one is unusable).
  */
-export function createClient(endpoint: string, apiKey: string, workspaceId: string | undefined, network: NetworkFetch | NetworkSettings = readNetworkSettings()): LangSmithClient {
-  const net = 'description' in network ? network : createNetworkFetch(network);
+export async function createClient(endpoint: string, apiKey: string, workspaceId: string | undefined, settings: NetworkSettings = readNetworkSettings()): Promise<LangSmithClient> {
+  return clientOver(endpoint, apiKey, workspaceId, await createNetworkFetch(settings));
+}
+
+function clientOver(endpoint: string, apiKey: string, workspaceId: string | undefined, net: NetworkFetch): LangSmithClient {
   // Without proxy or CA settings, the extension host's own fetch: recent VS Code versions route it through the
   // system proxy, which the client's own transport would not.
   return new LangSmithClient({ apiUrl: endpoint, apiKey, workspaceId, timeoutMs: 30_000, maxRetries: 2, fetch: net.fetch ?? globalThis.fetch });

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as tls from 'node:tls';
-import { Agent, ProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import * as vscode from 'vscode';
 import { bypassesProxy, hasPemCertificate, parseProxyUrl, redactProxy } from '../common/proxy';
 
@@ -91,12 +91,16 @@ function readCa(file: string): string {
   return text;
 }
 
-/** The fetch for LangSmith calls under these settings; throws ConnectionSettingError when a setting is unusable. */
-export function createNetworkFetch(settings: NetworkSettings): NetworkFetch {
+/**
+ * The fetch for LangSmith calls under these settings; throws ConnectionSettingError when a setting is unusable.
+ * undici (a large module) is loaded only here, when a proxy or a CA file asks for it.
+ */
+export async function createNetworkFetch(settings: NetworkSettings): Promise<NetworkFetch> {
   if (!settings.proxy && !settings.caFile) return { fetch: undefined, description: 'VS Code network settings (no proxy or CA file set)', close() {} };
 
   // The CA is added to Node's bundled roots, for these requests only.
   const ca = settings.caFile ? [...tls.rootCertificates, readCa(settings.caFile)] : undefined;
+  const { Agent, ProxyAgent, fetch: undiciFetch } = await import('undici');
   const direct = new Agent(ca ? { connect: { ca } } : {});
   let proxied: Dispatcher | undefined;
   if (settings.proxy) {

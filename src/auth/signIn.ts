@@ -96,7 +96,7 @@ async function askVerifiedKey(endpoint: string, workspaceId: string | undefined,
 /** Undefined when the key works; otherwise what went wrong, in words for the input box. */
 export async function verifyKey(endpoint: string, apiKey: string, workspaceId: string | undefined): Promise<string | undefined> {
   try {
-    await createClient(endpoint, apiKey, workspaceId).settings();
+    await (await createClient(endpoint, apiKey, workspaceId)).settings();
     return undefined;
   } catch (err) {
     if (err instanceof LangSmithAuthError) {

@@ -1,4 +1,6 @@
-import semver from 'semver';
+import coerce from 'semver/functions/coerce';
+import gte from 'semver/functions/gte';
+import valid from 'semver/functions/valid';
 import { HttpClient, type RequestOptions } from './http';
 import { LangSmithConflictError } from './errors';
 import { ServerInfoSchema, SettingsSchema, type ServerInfo, type TenantSettings } from './schemas';
@@ -11,7 +13,7 @@ export const MULTIPART_EXAMPLES_MIN_VERSION = '0.10.0';
 /** A server version usable for comparisons, or null (missing, too long, not semver). */
 export function parseServerVersion(version: string | null | undefined): string | null {
   if (!version || version.length > SEMVER_MAX_LENGTH) return null;
-  return semver.valid(semver.coerce(version, { includePrerelease: true }) ?? version) ?? null;
+  return valid(coerce(version, { includePrerelease: true }) ?? version) ?? null;
 }
 
 /**
@@ -22,7 +24,7 @@ export function multipartExamplesSupported(info: ServerInfo): boolean {
   const flag = info.instance_flags?.['dataset_examples_multipart_enabled'];
   if (typeof flag === 'boolean') return flag;
   const v = parseServerVersion(info.version);
-  return v !== null && semver.gte(v, MULTIPART_EXAMPLES_MIN_VERSION);
+  return v !== null && gte(v, MULTIPART_EXAMPLES_MIN_VERSION);
 }
 
 /** What every resource shares: the transport, the web host and a few per-client caches. */

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { LangSmithError, LangSmithTimeoutError, LangSmithValidationError, errorForStatus } from './errors';
 import { MSG } from './messages';
@@ -168,7 +168,12 @@ function fetchTransport(fetchImpl: typeof fetch): Transport {
   };
 }
 
-let sharedAgent: Agent | undefined;
+let sharedAgent: Promise<Agent> | undefined;
+
+/** The kept-alive pool of the own transport, made on first use: undici is loaded only when it is needed. */
+function defaultAgent(): Promise<Agent> {
+  return (sharedAgent ??= import('undici').then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000 })));
+}
 
 /** Redirects are followed up to this many hops, and only within the origin asked (see followingRedirects). */
 const MAX_REDIRECTS = 5;
@@ -263,7 +268,7 @@ function undiciTransport(dispatcher: Dispatcher | undefined): Transport {
       body = new Uint8Array(await encoded.arrayBuffer());
       if (type) headers = { ...headers, 'content-type': type };
     }
-    return exchange(dispatcher ?? (sharedAgent ??= new Agent({ keepAliveTimeout: 10_000 })), new URL(url), method, headers, body, signal);
+    return exchange(dispatcher ?? (await defaultAgent()), new URL(url), method, headers, body, signal);
   };
 }
 

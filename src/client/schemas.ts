@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Fields the server may omit or send as null. Unknown fields are kept (loose objects). */
 const str = z.string().nullish();

@@ -1,6 +1,6 @@
 // The connection-check webview: the smallest round trip through the protocol, and the pattern later
 // webviews (example editor, dataset diff, prompt commit) follow.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineNotification, defineRequest } from './messages';
 
 export const HELLO_VIEW_TYPE = 'langsmith.hello';
@@ -15,7 +15,7 @@ export type ConnectionInfo = z.infer<typeof ConnectionInfo>;
 /** Webview asks the host to echo a greeting and report the connection it would use. */
 export const Ping = defineRequest(
   'hello/ping',
-  z.strictObject({ message: z.string().trim().min(1, 'Type a message first.').max(200, 'Keep the message under 200 characters.') }),
+  z.strictObject({ message: z.string().check(z.trim(), z.minLength(1, 'Type a message first.'), z.maxLength(200, 'Keep the message under 200 characters.')) }),
   z.strictObject({ reply: z.string(), connection: ConnectionInfo, receivedAt: z.string() }),
 );
 

@@ -1,7 +1,7 @@
 // Host-side dispatch of webview messages, kept free of `vscode` so it runs (and is tested) in plain Node.
 // Every inbound message is validated: the envelope first, then the params against the descriptor's schema.
 // Handler failures become error values with a stable code; stack traces and secrets never cross over.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import {
   describeIssues,
   InboundMessage,
@@ -10,6 +10,7 @@ import {
   type NotificationType,
   type RequestType,
   type ResponseMessage,
+  type Schema,
 } from './messages';
 
 /** A failure a handler wants the webview to see with a specific code and message. */
@@ -20,8 +21,8 @@ export class RequestError extends Error {
   }
 }
 
-type AnyRequest = RequestType<z.ZodType, z.ZodType>;
-type AnyNotification = NotificationType<z.ZodType>;
+type AnyRequest = RequestType<Schema, Schema>;
+type AnyNotification = NotificationType<Schema>;
 
 export interface RouterLogger {
   warn(message: string): void;
@@ -34,13 +35,13 @@ export class MessageRouter {
 
   constructor(private readonly logger: RouterLogger) {}
 
-  onRequest<P extends z.ZodType, R extends z.ZodType>(type: RequestType<P, R>, handler: (params: z.infer<P>) => Promise<z.infer<R>>): this {
+  onRequest<P extends Schema, R extends Schema>(type: RequestType<P, R>, handler: (params: z.infer<P>) => Promise<z.infer<R>>): this {
     if (this.requests.has(type.method)) throw new Error(`duplicate handler for ${type.method}`);
     this.requests.set(type.method, { type, handler: handler as (params: unknown) => Promise<unknown> });
     return this;
   }
 
-  onNotification<P extends z.ZodType>(type: NotificationType<P>, handler: (params: z.infer<P>) => void): this {
+  onNotification<P extends Schema>(type: NotificationType<P>, handler: (params: z.infer<P>) => void): this {
     if (this.notifications.has(type.method)) throw new Error(`duplicate handler for ${type.method}`);
     this.notifications.set(type.method, { type, handler: handler as (params: unknown) => void });
     return this;

@@ -1,9 +1,9 @@
 // One controller per webview panel: builds the page, waits for the app's ready handshake before posting,
 // validates every inbound message through the protocol router, and disposes everything with the panel.
 import * as vscode from 'vscode';
-import { type NotificationType, type OutboundMessage, WebviewReady } from '../protocol/messages';
+import { type NotificationType, type OutboundMessage, WebviewReady, type Schema } from '../protocol/messages';
 import { MessageRouter } from '../protocol/router';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { renderWebviewHtml, webviewRoot } from './html';
 
 export interface WebviewAppOptions {
@@ -47,7 +47,7 @@ export class WebviewHost implements vscode.Disposable {
   }
 
   /** Posts a notification once the app has said it is listening; dropped if the panel is gone by then. */
-  async notify<P extends z.ZodType>(type: NotificationType<P>, params: z.infer<P>): Promise<void> {
+  async notify<P extends Schema>(type: NotificationType<P>, params: z.infer<P>): Promise<void> {
     await this.ready;
     if (this.disposed) return;
     const message: OutboundMessage = { kind: 'notification', method: type.method, params: type.params.parse(params) };

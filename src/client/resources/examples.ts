@@ -5,7 +5,7 @@ import { MSG } from '../messages';
 import { bytesPart, encodeMultipart, jsonPart, type MultipartPart } from '../multipart';
 import { offsetPaged } from '../paging';
 import { ExampleSchema, ExamplesCreatedSchema, checkExamplePage, type Example } from '../schemas';
-import { z } from 'zod';
+import * as z from 'zod';
 import { compact, datasetTarget, iso, seg, type DateLike } from './common';
 import type { DatasetsResource } from './datasets';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ClientContext, createWithId } from '../context';
 import { LangSmithValidationError } from '../errors';
 import { assertUuid, ownId } from '../ids';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ClientContext } from '../context';
 import { LangSmithError } from '../errors';
 import { datasetUrl, projectUrl, publicDatasetUrl, publicRunUrl } from '../links';

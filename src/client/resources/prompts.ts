@@ -17,7 +17,7 @@ import {
   type Commit,
   type PromptRepo,
 } from '../schemas';
-import { z } from 'zod';
+import * as z from 'zod';
 import { compact } from './common';
 
 export interface PromptListOptions {

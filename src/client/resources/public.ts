@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ClientContext } from '../context';
 import { assertUuid, parsePublicToken } from '../ids';
 import { DatasetSchema, ExampleSchema, RunSchema, type Dataset, type Example, type Run } from '../schemas';

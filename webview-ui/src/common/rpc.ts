@@ -1,6 +1,6 @@
 // Typed requests and notifications to the extension host. Requests carry an id and resolve when the
 // matching response arrives; failures (host errors, timeouts) come back as values, never as throws.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import {
   OutboundMessage,
   REQUEST_TIMEOUT_MS,
@@ -8,6 +8,7 @@ import {
   type NotificationType,
   type RequestType,
   type ResponseError,
+  type Schema,
 } from '../../../src/protocol/messages';
 import { vscodeApi } from './vscode';
 
@@ -17,7 +18,7 @@ type Pending = { resolve: (r: Result<unknown>) => void; timer: ReturnType<typeof
 
 const pending = new Map<number, Pending>();
 const listeners = new Map<string, Set<(params: unknown) => void>>();
-const notificationTypes = new Map<string, NotificationType<z.ZodType>>();
+const notificationTypes = new Map<string, NotificationType<Schema>>();
 let nextId = 1;
 let started = false;
 
@@ -47,7 +48,7 @@ export function startRpc(): void {
   vscodeApi().postMessage({ kind: 'notification', method: WebviewReady.method, params: {} });
 }
 
-export function request<P extends z.ZodType, R extends z.ZodType>(
+export function request<P extends Schema, R extends Schema>(
   type: RequestType<P, R>,
   params: z.infer<P>,
   timeoutMs = REQUEST_TIMEOUT_MS,
@@ -68,8 +69,8 @@ export function request<P extends z.ZodType, R extends z.ZodType>(
   });
 }
 
-export function onNotification<P extends z.ZodType>(type: NotificationType<P>, listener: (params: z.infer<P>) => void): () => void {
-  notificationTypes.set(type.method, type as NotificationType<z.ZodType>);
+export function onNotification<P extends Schema>(type: NotificationType<P>, listener: (params: z.infer<P>) => void): () => void {
+  notificationTypes.set(type.method, type as NotificationType<Schema>);
   const set = listeners.get(type.method) ?? new Set();
   set.add(listener as (params: unknown) => void);
   listeners.set(type.method, set);

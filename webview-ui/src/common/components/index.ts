@@ -4,10 +4,5 @@
 // is ours instead, styled from the stylesheet.
 import './components.css';
 
-export {
-  VSCodeButton as Button,
-  VSCodeTextField as TextField,
-  VSCodeProgressRing as ProgressRing,
-  VSCodeDivider as Divider,
-} from '@vscode/webview-ui-toolkit/react';
+export { Button, Divider, ProgressRing, TextField } from './toolkit';
 export { Badge } from './Badge';
