@@ -1,6 +1,9 @@
-// `npm start` (the README's first command) gives a URL where the extension runs against the local server.
+// `npm start` (the README's first command), run the way a new user runs it: in a fresh clone of the project's
+// committed HEAD, so it installs its own npm packages and builds from nothing. It must print a URL where VS Code
+// runs the extension connected to the local server's demo data. (The tools folder is whatever LSW_TOOLS_DIR
+// names: in CI one made empty for the run, which `npm test` has just filled.)
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +11,17 @@ import readline from 'node:readline';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../../scripts/lib/vscode.mjs';
 import { openLangSmithContainer, ROOT, runCommand, screenshot, webviewFrame } from './workbench';
+
+/**
+ * The environment of a user's shell: without the npm_* variables that `npm test` set for itself. They would
+ * make the inner npm act for this project instead of the clone (npm_config_local_prefix) and describe the
+ * outer npm process.
+ */
+function shellEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) && k !== 'NODE' && k !== 'INIT_CWD') env[k] = v;
+  return { ...env, ...extra };
+}
 
 describe('npm start', function () {
   let child: ChildProcess;
@@ -18,12 +32,20 @@ describe('npm start', function () {
   let page: Page;
   let state: string;
 
-  before(async () => {
+  before(async function () {
+    // npm ci and a production build in the clone: minutes, not seconds.
+    this.timeout(15 * 60_000);
     state = fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-start-'));
-    child = spawn(process.execPath, ['scripts/start.mjs', '--skip-install', '--port', '0', '--server-port', '0', '--db', ':memory:', '--state', state], {
-      cwd: ROOT,
+    const clone = path.join(state, 'clone');
+    execFileSync('git', ['clone', '--quiet', '--no-hardlinks', ROOT, clone]);
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    if (dirty) console.log('      (npm start runs in a clone of the committed HEAD; uncommitted changes are not in it)');
+    // As the README writes it, with options only for free ports, a throwaway database and state folder.
+    child = spawn('npm', ['start', '--', '--port', '0', '--server-port', '0', '--db', ':memory:', '--state', path.join(state, 'vscode')], {
+      cwd: clone,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LANGSMITH_API_KEY: '', LANGSMITH_ENDPOINT: '' },
+      detached: true,
+      env: shellEnv({ LANGSMITH_API_KEY: '', LANGSMITH_ENDPOINT: '', LANGSMITH_WORKSPACE_ID: '' }),
     });
     child.stderr!.on('data', (d) => (output += d));
     [vscodeUrl, serverUrl] = await new Promise<[string, string]>((resolve, reject) => {
@@ -40,11 +62,16 @@ describe('npm start', function () {
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   });
 
-  after(async () => {
+  after(async function () {
+    this.timeout(60_000);
     await browser?.close();
-    if (child && child.exitCode === null) {
-      child.kill('SIGINT');
-      await new Promise((r) => child.once('exit', r));
+    if (child && child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid!, 'SIGINT');
+        await new Promise((r) => child.once('exit', r));
+      } catch {
+        /* already gone */
+      }
     }
     fs.rmSync(state, { recursive: true, force: true });
   });
@@ -61,9 +88,16 @@ describe('npm start', function () {
     assert.ok(projects.length >= 1, 'the demo seed made no projects');
   });
 
-  it('opens VS Code with the extension connected to the local server through the environment', async () => {
+  it('opens VS Code with the demo data in the sidebar', async () => {
     await page.goto(vscodeUrl);
     await openLangSmithContainer(page);
+    const datasets = page.locator('.part.sidebar .pane-header', { hasText: 'Datasets' });
+    if ((await datasets.getAttribute('aria-expanded')) !== 'true') await datasets.click();
+    await page.locator('.part.sidebar [role="treeitem"]', { hasText: 'demo-support-qa' }).waitFor({ timeout: 30_000 });
+    await page.locator('.part.sidebar [role="treeitem"]', { hasText: 'demo-chat-transcripts' }).waitFor();
+  });
+
+  it('connects the extension to the local server through the environment', async () => {
     await runCommand(page, 'LangSmith: Open Connection Check');
     const frame = await webviewFrame(page);
     await frame.getByTestId('endpoint').waitFor();
@@ -75,10 +109,15 @@ describe('npm start', function () {
   });
 
   it('stops both processes on Ctrl-C', async () => {
-    child.kill('SIGINT');
-    const code = await new Promise((r) => child.once('exit', r));
-    assert.equal(code, 0);
-    const res = await fetch(`${serverUrl}/info`).catch((e: Error) => e);
-    assert.ok(res instanceof Error, 'the local server still answers after npm start stopped');
+    // Ctrl-C in a terminal reaches the whole process group: npm and the start script under it.
+    process.kill(-child.pid!, 'SIGINT');
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((r) => child.once('exit', (c, s) => r([c, s])));
+    // The start script stops cleanly (exit 0); npm itself ends as Ctrl-C ends it, by the signal.
+    assert.ok(code === 0 || signal === 'SIGINT', `npm start ended with code ${code}, signal ${signal}:\n${output.slice(-2000)}`);
+    assert.doesNotMatch(output, /\[start\] .*(failed|stopped \(code)/);
+    for (const url of [`${serverUrl}/info`, new URL(vscodeUrl).origin]) {
+      const res = await fetch(url).catch((e: Error) => e);
+      assert.ok(res instanceof Error, `${url} still answers after npm start stopped`);
+    }
   });
 });
