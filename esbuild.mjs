@@ -2,12 +2,18 @@
 //   node esbuild.mjs                 development build (source maps)
 //   node esbuild.mjs --production    minified, no source maps (what the .vsix ships)
 //   node esbuild.mjs --watch         rebuild on change
-//   node esbuild.mjs --only=server   just the local server (npm run server)
+//   node esbuild.mjs --only=server   just the local server (npm run server); --only=a,b for several targets
+//   node esbuild.mjs --help          this text
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  const usage = fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(3));
+  console.log(usage.join('\n'));
+  process.exit(0);
+}
 const production = args.includes('--production');
 const watch = args.includes('--watch');
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);

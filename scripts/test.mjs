@@ -21,11 +21,17 @@ const layers = [
   { name: 'e2e', before: ['npm', ['run', '--silent', 'package']], cmd: npx(['mocha', '--config', 'test/e2e/.mocharc.json']) },
 ];
 
-const wanted = process.argv.slice(2);
+const help = process.argv.includes('--help') || process.argv.includes('-h');
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !layers.some((l) => l.name === w));
 if (unknown.length) {
   console.error(`Unknown layer(s): ${unknown.join(', ')}. Layers: ${layers.map((l) => l.name).join(', ')}`);
   process.exit(2);
+}
+if (help) {
+  console.log(`npm test [-- LAYER ...]: installs what is missing, then runs the layers in order${wanted.length ? ` (here: ${wanted.join(', ')})` : ''}.
+Layers: ${layers.map((l) => l.name).join(', ')} (all when none is named).`);
+  process.exit(0);
 }
 const selected = wanted.length ? layers.filter((l) => wanted.includes(l.name)) : layers;
 

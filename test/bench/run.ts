@@ -171,6 +171,14 @@ start; the per-request hooks need no promises.
   }
 }
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(`npm run bench [-- --write]: our client against the official langsmith client on the local server.
+  BENCH_ROUNDS=${ROUNDS} · BENCH_SCALE=${SCALE} · BENCH_ONLY=${SPECS.map((s) => s.workload).join(',')}
+  --write   record the results in docs/BENCHMARKS.md
+`);
+  process.exit(0);
+}
+
 main().then(
   () => process.exit(0),
   (e: unknown) => {

@@ -1,0 +1,263 @@
+/**
+ * `npm run bench:extension`: the extension's own size and speed against its goals.
+ *
+ *   sizes        production bundles: dist/extension.js ≤ 300 KB, each dist/webviews/<app>.js ≤ 350 KB
+ *   activation   in the real extension host (code-server + Chromium), read from the host's own timing
+ *                ("Developer: Show Running Extensions": code loading + activate call), median of fresh
+ *                windows; goal ≤ 25 ms
+ *   trees        click on a dataset of 100,000 examples / a project of 100,000 runs to its first page of
+ *                children in the DOM (and the frame after), in the real workbench against the local server,
+ *                which the script fills first; median of several expands, each in a fresh window; goal ≤ 200 ms
+ *
+ * Options: BENCH_RUNS=5 (samples per figure) · BENCH_ROWS=100000 · BENCH_ONLY=sizes,activation,trees
+ *          --write (record the results in docs/BENCHMARKS.md) · --help
+ * KB here is 1,000 bytes.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+
+const ROOT = path.resolve(__dirname, '../..');
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
+const ROWS = Number(process.env['BENCH_ROWS'] ?? 100_000);
+const ONLY = process.env['BENCH_ONLY']?.split(',').filter(Boolean);
+const GOALS = { extensionKB: 300, webviewKB: 350, activationMs: 25, expandMs: 200 };
+
+interface Row {
+  what: string;
+  figure: string;
+  goal: string;
+  met: boolean;
+  note?: string;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+const log = (s: string) => process.stdout.write(`${s}\n`);
+
+function sizes(): Row[] {
+  execFileSync(process.execPath, ['esbuild.mjs', '--production', '--only=extension,undici,webviews'], { cwd: ROOT, stdio: 'inherit' });
+  const size = (f: string) => fs.statSync(path.join(ROOT, 'dist', f)).size;
+  const rows: Row[] = [{ what: 'dist/extension.js (minified)', figure: kb(size('extension.js')), goal: `≤ ${GOALS.extensionKB} KB`, met: size('extension.js') <= GOALS.extensionKB * 1000 }];
+  rows.push({ what: 'dist/undici.js (loaded only with a proxy or CA file)', figure: kb(size('undici.js')), goal: 'not loaded at activation', met: true });
+  for (const f of fs.readdirSync(path.join(ROOT, 'dist/webviews')).filter((x) => x.endsWith('.js')).sort()) {
+    const bytes = size(`webviews/${f}`);
+    rows.push({ what: `dist/webviews/${f} (minified)`, figure: kb(bytes), goal: `≤ ${GOALS.webviewKB} KB`, met: bytes <= GOALS.webviewKB * 1000 });
+  }
+  return rows;
+}
+
+/** The local server filled for the tree figures: a dataset of ROWS examples and a project of ROWS root runs. */
+async function filledServer() {
+  const { startTestServer } = await import('../harness/localServer');
+  const { LangSmithClient } = await import('../../src/client');
+  const srv = await startTestServer({ seed: 'demo' });
+  const client = new LangSmithClient({ apiUrl: srv.url, apiKey: srv.apiKey, tracing: { manualFlush: true, projectName: 'bench-runs' } });
+  const t0 = Date.now();
+  const dataset = await client.datasets.create({ name: 'bench-examples' });
+  for (let i = 0; i < ROWS; i += 10_000) {
+    const n = Math.min(10_000, ROWS - i);
+    await client.examples.create({
+      datasetId: dataset.id,
+      examples: Array.from({ length: n }, (_, j) => ({ inputs: { question: `bench question ${i + j}` }, outputs: { answer: `answer ${i + j}` } })),
+    });
+  }
+  await client.projects.create({ name: 'bench-runs' });
+  for (let i = 0; i < ROWS; i += 10_000) {
+    for (let j = i; j < Math.min(i + 10_000, ROWS); j++) {
+      client.tracing.startRun({ name: `bench-run-${j}`, runType: 'chain', inputs: { j } }).post().end({ outputs: { ok: true } }).patch();
+    }
+    await client.tracing.flush();
+  }
+  log(`filled the local server with ${ROWS} examples and ${ROWS} runs in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return srv;
+}
+
+/** A fresh VS Code window (own code-server, user data and extension host) with the packaged extension. */
+async function freshWindow(env: Record<string, string>) {
+  const { launchBrowser, startCodeServer, workbenchUrl } = await import('../../scripts/lib/vscode.mjs');
+  const { VSIX } = await import('../e2e/workbench');
+  const server = await startCodeServer({ vsix: VSIX, env: { LANGSMITH_API_KEY: '', LANGSMITH_ENDPOINT: '', LANGSMITH_WORKSPACE_ID: '', ...env } });
+  const browser = await launchBrowser();
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(workbenchUrl(server));
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  return {
+    page,
+    async close() {
+      await browser.close();
+      await server.stop();
+      fs.rmSync(server.runDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Lets the window finish starting (other extensions activating, indexing) before anything is measured. */
+async function settle(page: Page): Promise<void> {
+  await page.locator('.part.activitybar a.action-label[aria-label^="LangSmith"]').waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(4_000);
+}
+
+/** The host's own activation time of the extension, as "Developer: Show Running Extensions" shows it. */
+async function hostActivationMs(page: Page): Promise<number> {
+  const { runCommand } = await import('../e2e/workbench');
+  await runCommand(page, 'Developer: Show Running Extensions');
+  const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'LangSmith Workbench' });
+  await row.waitFor({ timeout: 30_000 });
+  const text = await row.innerText();
+  const m = /Activation:\s*(\d+)\s*ms/.exec(text);
+  if (!m) throw new Error(`no activation time in the Running Extensions row: ${text}`);
+  return Number(m[1]);
+}
+
+async function activation(env: Record<string, string>): Promise<Row[]> {
+  const { openLangSmithContainer } = await import('../e2e/workbench');
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const w = await freshWindow(env);
+    try {
+      await settle(w.page);
+      await openLangSmithContainer(w.page); // activates the extension (its views are shown)
+      await w.page.locator('.part.sidebar [role="treeitem"]').first().waitFor({ timeout: 30_000 });
+      samples.push(await hostActivationMs(w.page));
+    } finally {
+      await w.close();
+    }
+  }
+  log(`activation samples (ms): ${samples.join(', ')}`);
+  const ms = median(samples);
+  return [{ what: `Activation in the extension host (median of ${RUNS} fresh windows)`, figure: `${ms} ms`, goal: `≤ ${GOALS.activationMs} ms`, met: ms <= GOALS.activationMs, note: `samples ${samples.join(', ')} ms` }];
+}
+
+/** What the measuring code uses of the page's globals (this file is type-checked without the DOM library). */
+interface InPage {
+  MutationObserver: new (callback: () => void) => { observe(node: unknown, options: object): void; disconnect(): void };
+  requestAnimationFrame(callback: () => void): void;
+  performance: { now(): number };
+  lswExpand?: Promise<number>;
+}
+
+/**
+ * Clicks a tree row and measures, inside the page, from the pointer press to the frame after the first child
+ * row whose text contains `childText` is in the tree. Then collapses the row again, so that the next window
+ * does not restore it expanded.
+ */
+async function expandMs(p: Page, view: string, rowText: string, childText: string): Promise<number> {
+  const header = p.locator('.part.sidebar .pane-header', { hasText: view });
+  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+  const pane = p.locator('.part.sidebar .pane', { has: p.locator('.pane-header', { hasText: view }) });
+  const row = pane.locator('[role="treeitem"]', { hasText: rowText }).first();
+  await row.waitFor({ timeout: 60_000 });
+  await row.evaluate((el, wanted) => {
+    const w = globalThis as unknown as InPage;
+    const { MutationObserver, requestAnimationFrame, performance } = w;
+    const tree = el.closest('[role="tree"]')!;
+    const level = Number(el.getAttribute('aria-level'));
+    w.lswExpand = new Promise<number>((resolve, reject) => {
+      // (No named functions in here: the bundler's name helper does not exist in the page.)
+      let t0 = 0;
+      const observer = new MutationObserver(() => {
+        if (t0 && [...tree.querySelectorAll('[role="treeitem"]')].some((r) => Number(r.getAttribute('aria-level')) === level + 1 && (r.textContent ?? '').includes(wanted))) {
+          observer.disconnect();
+          requestAnimationFrame(() => resolve(performance.now() - t0));
+        }
+      });
+      el.addEventListener('pointerdown', () => (t0 = performance.now()), { capture: true, once: true });
+      observer.observe(tree, { subtree: true, childList: true, characterData: true, attributes: true });
+      setTimeout(() => reject(new Error(`no child row "${wanted}" within 60 s`)), 60_000);
+    });
+  }, childText);
+  await row.click();
+  const ms = await p.evaluate(() => (globalThis as unknown as InPage).lswExpand!);
+  await row.click(); // collapse
+  return ms;
+}
+
+async function trees(srvUrl: string, apiKey: string): Promise<Row[]> {
+  const { openLangSmithContainer } = await import('../e2e/workbench');
+  const figures: Record<'dataset' | 'project', number[]> = { dataset: [], project: [] };
+  for (let i = 0; i < RUNS; i++) {
+    const w = await freshWindow({ LANGSMITH_ENDPOINT: srvUrl, LANGSMITH_API_KEY: apiKey });
+    try {
+      await settle(w.page);
+      await openLangSmithContainer(w.page);
+      figures.dataset.push(await expandMs(w.page, 'Datasets', 'bench-examples', 'bench question'));
+      figures.project.push(await expandMs(w.page, 'Projects', 'bench-runs', 'bench-run-'));
+    } finally {
+      await w.close();
+    }
+  }
+  const rows: Row[] = [];
+  for (const [kind, label] of [['dataset', `a dataset of ${ROWS.toLocaleString('en')} examples`], ['project', `a project of ${ROWS.toLocaleString('en')} runs`]] as const) {
+    const xs = figures[kind].map((x) => Math.round(x));
+    log(`expand ${kind} samples (ms): ${xs.join(', ')}`);
+    const ms = median(xs);
+    rows.push({ what: `Expand ${label}: click to first page of children (median of ${RUNS})`, figure: `${ms} ms`, goal: `≤ ${GOALS.expandMs} ms`, met: ms <= GOALS.expandMs, note: `samples ${xs.join(', ')} ms` });
+  }
+  return rows;
+}
+
+function table(rows: Row[]): string {
+  const lines = ['| Measure | Result | Goal | Met |', '|---|---|---|---|'];
+  for (const r of rows) lines.push(`| ${r.what} | ${r.figure}${r.note ? ` (${r.note})` : ''} | ${r.goal} | ${r.met ? 'yes' : '**no**'} |`);
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const want = (part: string) => !ONLY || ONLY.includes(part);
+  const rows: Row[] = [];
+  if (want('sizes')) rows.push(...sizes());
+  if (want('activation') || want('trees')) {
+    const { assertToolsInstalled } = await import('../../scripts/lib/vscode.mjs');
+    assertToolsInstalled();
+    log('packaging the extension (npm run package)');
+    execFileSync('npm', ['run', '--silent', 'package'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  let srv: Awaited<ReturnType<typeof filledServer>> | undefined;
+  try {
+    if (want('activation') || want('trees')) srv = await filledServer();
+    if (want('activation')) rows.push(...(await activation({ LANGSMITH_ENDPOINT: srv!.url, LANGSMITH_API_KEY: srv!.apiKey })));
+    if (want('trees')) rows.push(...(await trees(srv!.url, srv!.apiKey)));
+  } finally {
+    await srv?.close();
+  }
+  const text = table(rows);
+  log(`\n${text}\n`);
+  const missed = rows.filter((r) => !r.met);
+  log(missed.length ? `goals not met: ${missed.map((r) => r.what).join('; ')}` : 'every goal met');
+  if (process.argv.includes('--write')) writeDoc(text);
+}
+
+const DOC = path.join(ROOT, 'docs/BENCHMARKS.md');
+const BEGIN = '<!-- bench:extension begin -->';
+const END = '<!-- bench:extension end -->';
+
+/** Replaces the extension section of docs/BENCHMARKS.md (between its markers) with this run's table. */
+function writeDoc(text: string): void {
+  const doc = fs.readFileSync(DOC, 'utf8');
+  const stamp = `Produced by \`npm run bench:extension -- --write\` (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${RUNS} samples per figure, ${ROWS.toLocaleString('en')} rows).`;
+  const section = `${BEGIN}\n${stamp}\n\n${text}\n${END}`;
+  const start = doc.indexOf(BEGIN);
+  if (start < 0) throw new Error(`docs/BENCHMARKS.md has no ${BEGIN} marker`);
+  fs.writeFileSync(DOC, doc.slice(0, start) + section + doc.slice(doc.indexOf(END) + END.length));
+  log('recorded in docs/BENCHMARKS.md');
+}
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  const usage = fs.readFileSync(__filename, 'utf8').split('*/')[0]!.split('\n').slice(1).map((l) => l.replace(/^ \* ?/, ''));
+  log(usage.join('\n').trim());
+  process.exit(0);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
