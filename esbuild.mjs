@@ -3,6 +3,7 @@
 //   node esbuild.mjs --production    minified, no source maps (what the .vsix ships)
 //   node esbuild.mjs --watch         rebuild on change
 //   node esbuild.mjs --only=server   just the local server (npm run server); --only=a,b for several targets
+//   node esbuild.mjs --out=DIR       write the bundles into DIR instead of dist/
 //   node esbuild.mjs --help          this text
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
@@ -17,6 +18,8 @@ if (args.includes('--help') || args.includes('-h')) {
 const production = args.includes('--production');
 const watch = args.includes('--watch');
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+/** --out=DIR writes the bundles there instead of dist/ (the size checks build into a temporary folder). */
+const dist = args.find((a) => a.startsWith('--out='))?.slice('--out='.length) || 'dist';
 
 const common = {
   bundle: true,
@@ -31,44 +34,63 @@ const webviewApps = fs.readdirSync('webview-ui/src/apps', { withFileTypes: true 
   .map((d) => d.name);
 
 /**
- * undici is a large module the extension needs only for a proxy or a CA file (otherwise VS Code's own fetch
- * serves): it is its own bundle, dist/undici.js, which the extension loads on first use through `import('undici')`.
- * @type {import('esbuild').Plugin}
+ * What activation does not need is bundled apart and loaded on first use through a dynamic `import()`:
+ * undici (only with a proxy or a CA file; VS Code's fetch serves otherwise), the API client (the zod schemas
+ * of every resource) and the CSV parser (only for a dataset from a CSV file). The client's errors are a bundle of their own that both the extension and the client
+ * require, so that one class of each exists and `instanceof` holds on either side.
  */
-const undiciApart = {
-  name: 'undici-apart',
-  setup(build) {
-    build.onResolve({ filter: /^undici$/ }, (args) => (args.kind === 'dynamic-import' ? { path: './undici.js', external: true } : undefined));
-  },
+const APART = {
+  undici: { entry: 'undici', lazy: true },
+  client: { entry: 'src/common/clientEntry.ts', lazy: true },
+  clientErrors: { entry: 'src/client/errors.ts', lazy: false },
+  csv: { entry: 'src/common/csv.ts', lazy: true },
 };
+const apartFile = (entry) => (entry.includes('/') ? path.resolve(entry) : entry);
+
+/** @returns {import('esbuild').Plugin} the plugin that keeps the other APART bundles out of bundle `self`. */
+function bundledApart(self) {
+  return {
+    name: 'bundled-apart',
+    setup(build) {
+      build.onResolve({ filter: /^(undici|\.{1,2}\/.*)$/ }, (args) => {
+        const target = args.path === 'undici' ? 'undici' : path.resolve(args.resolveDir, args.path);
+        for (const [name, { entry, lazy }] of Object.entries(APART)) {
+          if (name === self) continue;
+          const file = apartFile(entry);
+          if (target !== file && `${target}.ts` !== file && path.join(target, 'index.ts') !== file) continue;
+          if (lazy && args.kind !== 'dynamic-import') {
+            return { errors: [{ text: `${args.importer} imports ${args.path} statically; it is loaded on first use: await import('${args.path}')` }] };
+          }
+          return { path: `./${name}.js`, external: true };
+        }
+        return undefined;
+      });
+    },
+  };
+}
+
+const nodeBundle = (name, entry) => ({
+  ...common,
+  entryPoints: { [name]: entry },
+  outdir: dist,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+  plugins: [bundledApart(name)],
+});
 
 /** @type {Record<string, import('esbuild').BuildOptions>} */
 const targets = {
   // Extension host: Node, CommonJS, vscode provided by the host.
-  extension: {
-    ...common,
-    entryPoints: { extension: 'src/extension.ts' },
-    outdir: 'dist',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    plugins: [undiciApart],
-  },
-  // undici for the extension, loaded when first needed (see undiciApart).
-  undici: {
-    ...common,
-    entryPoints: { undici: 'undici' },
-    outdir: 'dist',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-  },
+  extension: nodeBundle('extension', 'src/extension.ts'),
+  // The bundles the extension loads apart (see APART).
+  ...Object.fromEntries(Object.entries(APART).map(([name, { entry }]) => [name, nodeBundle(name, entry)])),
   // One browser bundle per webview app: dist/webviews/<app>.js (+ .css when the app imports any).
   webviews: {
     ...common,
     entryPoints: Object.fromEntries(webviewApps.map((a) => [a, `webview-ui/src/apps/${a}/main.tsx`])),
-    outdir: 'dist/webviews',
+    outdir: path.join(dist, 'webviews'),
     platform: 'browser',
     format: 'iife',
     target: 'es2022',

@@ -1,6 +1,6 @@
 // Composition root: builds the services, registers everything into context.subscriptions and returns.
-// Nothing here touches the network, so activation stays fast.
-import './common/zodSetup';
+// Nothing here touches the network, and what only some sessions use (the API client and its schemas, the
+// webview panels) is loaded when first needed, so activation stays fast.
 import * as vscode from 'vscode';
 import { ClientService } from './auth/clientService';
 import { ConnectionState } from './auth/connection';
@@ -21,7 +21,8 @@ import { registerViewCommands } from './commands/viewCommands';
 import { createLog } from './common/log';
 import { LangSmithDocuments, SCHEME } from './views/documents';
 import { LangSmithViews } from './views/views';
-import { HelloPanel, type HelloServices } from './webviews/helloPanel';
+import type { HelloServices } from './webviews/helloPanel';
+import { ViewTypes } from './webviews/viewTypes';
 
 /** What activate returns to the extension's own test suite (and to nobody else): the live services. */
 export interface WorkbenchApi {
@@ -54,7 +55,8 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   register(Commands.signIn, () => signIn(credentials, log));
   register(Commands.signOut, () => signOut(credentials, log));
   register(Commands.showLog, () => log.show());
-  register(Commands.openHello, () => HelloPanel.show(helloServices));
+  const helloPanel = () => import('./webviews/helloPanel').then((m) => m.HelloPanel);
+  register(Commands.openHello, async () => (await helloPanel()).show(helloServices));
   registerViewCommands(register, views);
   registerItemCommands(register, clients);
   registerQueueCommands(register, clients, views);
@@ -63,7 +65,13 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   registerPromptCommands(register, clients, views);
   registerFeedbackCommands(register, clients);
   registerExperimentCommands(register, clients);
-  context.subscriptions.push(HelloPanel.registerSerializer(helloServices));
+  context.subscriptions.push(
+    vscode.window.registerWebviewPanelSerializer(ViewTypes.hello, {
+      async deserializeWebviewPanel(panel) {
+        (await helloPanel()).revive(panel, helloServices);
+      },
+    }),
+  );
 
   void connection.updateContext();
   // Other extensions get nothing: these services can make authenticated calls.

@@ -1,7 +1,8 @@
 // Hands out a LangSmithClient for the current connection and keeps the connection's health for the status bar.
 // A new client is built only when the endpoint, key, workspace or network settings (proxy, CA file) change.
 import * as vscode from 'vscode';
-import { LangSmithAuthError, LangSmithClient, LangSmithError } from '../client';
+import type { LangSmithClient } from '../client';
+import { LangSmithAuthError, LangSmithError } from '../client/errors';
 import { Commands } from '../commands/ids';
 import type { Connection, ConnectionState } from './connection';
 import { ConnectionSettingError, createNetworkFetch, networkKey, readNetworkSettings, type NetworkFetch, type NetworkSettings } from './network';
@@ -54,20 +55,21 @@ export class ClientService implements vscode.Disposable {
     const key = JSON.stringify([connection.endpoint, connection.apiKey, connection.workspaceId ?? '', networkKey(settings)]);
     if (this.cached?.key !== key) {
       let network: NetworkFetch;
+      let api: ClientModule;
       try {
-        network = await createNetworkFetch(settings);
+        [network, api] = await Promise.all([createNetworkFetch(settings), loadClientModule()]);
       } catch (err) {
         if (err instanceof ConnectionSettingError) this.reportSettingError(err, key);
         throw err;
       }
-      // Another call may have built the client for this key while undici loaded: keep that one.
+      // Another call may have built the client for this key while these loaded: keep that one.
       if (this.cached?.key === key) {
         network.close();
         return this.cached.client;
       }
       this.dropCached();
       this.settingErrorShown = undefined;
-      this.cached = { key, connection, network, client: clientOver(connection.endpoint, connection.apiKey, connection.workspaceId, network) };
+      this.cached = { key, connection, network, client: clientOver(api, connection.endpoint, connection.apiKey, connection.workspaceId, network) };
       this.log.info(`Using ${connection.endpoint}${connection.workspaceId ? ` (workspace ${connection.workspaceId})` : ''} with the key from ${describeSource(connection)}; network: ${network.description}.`);
     }
     return this.cached.client;
@@ -144,10 +146,22 @@ export class ClientService implements vscode.Disposable {
  * current settings (throws ConnectionSettingError when one is unusable).
  */
 export async function createClient(endpoint: string, apiKey: string, workspaceId: string | undefined, settings: NetworkSettings = readNetworkSettings()): Promise<LangSmithClient> {
-  return clientOver(endpoint, apiKey, workspaceId, await createNetworkFetch(settings));
+  const [network, api] = await Promise.all([createNetworkFetch(settings), loadClientModule()]);
+  return clientOver(api, endpoint, apiKey, workspaceId, network);
 }
 
-function clientOver(endpoint: string, apiKey: string, workspaceId: string | undefined, net: NetworkFetch): LangSmithClient {
+type ClientModule = typeof import('../client');
+let clientModule: Promise<ClientModule> | undefined;
+
+/**
+ * The API client (with the zod schemas of every resource) is loaded when the first client is made, not at
+ * activation: activation only registers, and most sessions open one or two views.
+ */
+function loadClientModule(): Promise<ClientModule> {
+  return (clientModule ??= import('../common/clientEntry'));
+}
+
+function clientOver({ LangSmithClient }: ClientModule, endpoint: string, apiKey: string, workspaceId: string | undefined, net: NetworkFetch): LangSmithClient {
   // Without proxy or CA settings, the extension host's own fetch: recent VS Code versions route it through the
   // system proxy, which the client's own transport would not.
   return new LangSmithClient({ apiUrl: endpoint, apiKey, workspaceId, timeoutMs: 30_000, maxRetries: 2, fetch: net.fetch ?? globalThis.fetch });

@@ -10,7 +10,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as tls from 'node:tls';
 import type { Dispatcher } from 'undici';
 import * as vscode from 'vscode';
 import { bypassesProxy, hasPemCertificate, parseProxyUrl, redactProxy } from '../common/proxy';
@@ -99,7 +98,7 @@ export async function createNetworkFetch(settings: NetworkSettings): Promise<Net
   if (!settings.proxy && !settings.caFile) return { fetch: undefined, description: 'VS Code network settings (no proxy or CA file set)', close() {} };
 
   // The CA is added to Node's bundled roots, for these requests only.
-  const ca = settings.caFile ? [...tls.rootCertificates, readCa(settings.caFile)] : undefined;
+  const ca = settings.caFile ? [...(await import('node:tls')).rootCertificates, readCa(settings.caFile)] : undefined;
   const { Agent, ProxyAgent, fetch: undiciFetch } = await import('undici');
   const direct = new Agent(ca ? { connect: { ca } } : {});
   let proxied: Dispatcher | undefined;

@@ -1,7 +1,7 @@
 // Sign in: pick the endpoint (LangSmith US/EU, the local server, or any URL), then the API key, checked with a
 // real call before it is stored. The key goes to SecretStorage only, filed under its endpoint.
 import * as vscode from 'vscode';
-import { LangSmithAuthError, LangSmithError } from '../client';
+import { LangSmithAuthError, LangSmithError } from '../client/errors';
 import { UserCancelled } from '../commands/registerCommand';
 import { ConfigKeys, normalizeEndpoint, readConnectionSettings } from '../common/config';
 import { validateApiKeyInput, validateEndpointInput } from '../common/validation';

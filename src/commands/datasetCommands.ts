@@ -2,7 +2,7 @@
 // version, edit splits, add and delete examples, and search examples similar to an inputs object.
 import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
-import { csvHeader, datasetNameFromFile, parseJsonObject, validateJsonObject, validateSplitName, validateTagName, validateWholeNumber } from '../common/datasetInput';
+import { datasetNameFromFile, parseJsonObject, validateJsonObject, validateSplitName, validateTagName, validateWholeNumber } from '../common/datasetInput';
 import { DatasetNode, ExampleNode, VersionNode } from '../views/datasetsView';
 import { documentUri, showDocument } from '../views/documents';
 import type { LangSmithViews } from '../views/views';
@@ -19,6 +19,7 @@ export function registerDatasetCommands(register: CommandRegistrar, clients: Cli
     if (!file) throw new UserCancelled();
     const fileName = file.path.split('/').pop() || 'data.csv';
     const bytes = await vscode.workspace.fs.readFile(file);
+    const { csvHeader } = await import('../common/csv');
     const columns = csvHeader(new TextDecoder('utf-8').decode(bytes), fileName);
 
     const inputs = await prompter().pickMany(

@@ -3,8 +3,6 @@
 import * as z from 'zod/mini';
 import { defineNotification, defineRequest } from './messages';
 
-export const HELLO_VIEW_TYPE = 'langsmith.hello';
-
 export const ConnectionInfo = z.strictObject({
   endpoint: z.string(),
   signedIn: z.boolean(),

@@ -1,7 +1,7 @@
 // The building blocks every LangSmith tree shares: nodes with stable ids, children loaded lazily and in pages
 // ("Load more"), and errors shown as nodes in the tree instead of toasts.
 import * as vscode from 'vscode';
-import { LangSmithAuthError, LangSmithNotFoundError } from '../client';
+import { LangSmithAuthError, LangSmithNotFoundError } from '../client/errors';
 import { NotSignedInError } from '../auth/clientService';
 import { Commands } from '../commands/ids';
 import type { ClientService } from '../auth/clientService';

@@ -1,6 +1,7 @@
 // The connection-check panel: one instance, restored after a reload by its serializer.
 import * as vscode from 'vscode';
-import { ConnectionChanged, HELLO_VIEW_TYPE, Ping, type ConnectionInfo } from '../protocol/hello';
+import { ConnectionChanged, Ping, type ConnectionInfo } from '../protocol/hello';
+import { ViewTypes } from './viewTypes';
 import { WebviewHost } from './webviewHost';
 
 export interface HelloServices {
@@ -18,17 +19,14 @@ export class HelloPanel {
       HelloPanel.current.host.panel.reveal();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(HELLO_VIEW_TYPE, 'LangSmith: Connection Check', vscode.ViewColumn.Active);
+    const panel = vscode.window.createWebviewPanel(ViewTypes.hello, 'LangSmith: Connection Check', vscode.ViewColumn.Active);
     HelloPanel.current = new HelloPanel(panel, services);
   }
 
-  static registerSerializer(services: HelloServices): vscode.Disposable {
-    return vscode.window.registerWebviewPanelSerializer(HELLO_VIEW_TYPE, {
-      async deserializeWebviewPanel(panel: vscode.WebviewPanel) {
-        HelloPanel.current?.host.dispose();
-        HelloPanel.current = new HelloPanel(panel, services);
-      },
-    });
+  /** A panel VS Code restores after a reload (through the serializer registered at activation). */
+  static revive(panel: vscode.WebviewPanel, services: HelloServices): void {
+    HelloPanel.current?.host.dispose();
+    HelloPanel.current = new HelloPanel(panel, services);
   }
 
   private readonly host: WebviewHost;

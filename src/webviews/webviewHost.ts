@@ -1,5 +1,6 @@
 // One controller per webview panel: builds the page, waits for the app's ready handshake before posting,
 // validates every inbound message through the protocol router, and disposes everything with the panel.
+import '../common/zodSetup';
 import * as vscode from 'vscode';
 import { type NotificationType, type OutboundMessage, WebviewReady, type Schema } from '../protocol/messages';
 import { MessageRouter } from '../protocol/router';

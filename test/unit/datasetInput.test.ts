@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { csvHeader, datasetNameFromFile, parseJsonObject, validateJsonObject, validateSplitName, validateTagName, validateWholeNumber } from '../../src/common/datasetInput';
+import { csvHeader } from '../../src/common/csv';
+import { datasetNameFromFile, parseJsonObject, validateJsonObject, validateSplitName, validateTagName, validateWholeNumber } from '../../src/common/datasetInput';
 
 describe('CSV header', () => {
   it('reads the column names of the first row (quoted, with a BOM)', () => {

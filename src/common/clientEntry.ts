@@ -1,0 +1,6 @@
+// The API client as the extension loads it on first use (its own bundle, dist/client.js; see esbuild.mjs): with
+// zod configured for the extension host before any schema parses. The bundle has its own copy of zod, so the
+// configuration has to happen inside it.
+import './zodSetup';
+
+export * from '../client';
