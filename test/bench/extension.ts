@@ -52,11 +52,15 @@ function sizes(): Row[] {
   return rows;
 }
 
-/** The local server filled for the tree figures: a dataset of ROWS examples and a project of ROWS root runs. */
-async function filledServer() {
+/** The local server with the demo data. */
+async function demoServer() {
   const { startTestServer } = await import('../harness/localServer');
+  return startTestServer({ seed: 'demo' });
+}
+
+/** Fills the server for the tree figures: a dataset of ROWS examples and a project of ROWS root runs. */
+async function fill(srv: { url: string; apiKey: string }): Promise<void> {
   const { LangSmithClient } = await import('../../src/client');
-  const srv = await startTestServer({ seed: 'demo' });
   const client = new LangSmithClient({ apiUrl: srv.url, apiKey: srv.apiKey, tracing: { manualFlush: true, projectName: 'bench-runs' } });
   const t0 = Date.now();
   const dataset = await client.datasets.create({ name: 'bench-examples' });
@@ -75,7 +79,6 @@ async function filledServer() {
     await client.tracing.flush();
   }
   log(`filled the local server with ${ROWS} examples and ${ROWS} runs in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  return srv;
 }
 
 /** A fresh VS Code window (own code-server, user data and extension host) with the packaged extension. */
@@ -100,12 +103,14 @@ async function freshWindow(env: Record<string, string>) {
 /** Lets the window finish starting (other extensions activating, indexing) before anything is measured. */
 async function settle(page: Page): Promise<void> {
   await page.locator('.part.activitybar a.action-label[aria-label^="LangSmith"]').waitFor({ timeout: 60_000 });
-  await page.waitForTimeout(4_000);
+  await page.waitForTimeout(6_000);
 }
 
 /** The host's own activation time of the extension, as "Developer: Show Running Extensions" shows it. */
 async function hostActivationMs(page: Page): Promise<number> {
   const { runCommand } = await import('../e2e/workbench');
+  // The list is virtualised and sorted by activation time: a tall window shows every row.
+  await page.setViewportSize({ width: 1400, height: 4000 });
   await runCommand(page, 'Developer: Show Running Extensions');
   const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'LangSmith Workbench' });
   await row.waitFor({ timeout: 30_000 });
@@ -218,11 +223,14 @@ async function main(): Promise<void> {
     log('packaging the extension (npm run package)');
     execFileSync('npm', ['run', '--silent', 'package'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }
-  let srv: Awaited<ReturnType<typeof filledServer>> | undefined;
+  let srv: Awaited<ReturnType<typeof demoServer>> | undefined;
   try {
-    if (want('activation') || want('trees')) srv = await filledServer();
+    if (want('activation') || want('trees')) srv = await demoServer();
     if (want('activation')) rows.push(...(await activation({ LANGSMITH_ENDPOINT: srv!.url, LANGSMITH_API_KEY: srv!.apiKey })));
-    if (want('trees')) rows.push(...(await trees(srv!.url, srv!.apiKey)));
+    if (want('trees')) {
+      await fill(srv!);
+      rows.push(...(await trees(srv!.url, srv!.apiKey)));
+    }
   } finally {
     await srv?.close();
   }
