@@ -41,10 +41,13 @@ const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
 function sizes(): Row[] {
-  execFileSync(process.execPath, ['esbuild.mjs', '--production', '--only=extension,undici,webviews'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, ['esbuild.mjs', '--production', '--only=extension,clientErrors,client,undici,csv,webviews'], { cwd: ROOT, stdio: 'inherit' });
   const size = (f: string) => fs.statSync(path.join(ROOT, 'dist', f)).size;
   const rows: Row[] = [{ what: 'dist/extension.js (minified)', figure: kb(size('extension.js')), goal: `≤ ${GOALS.extensionKB} KB`, met: size('extension.js') <= GOALS.extensionKB * 1000 }];
-  rows.push({ what: 'dist/undici.js (loaded only with a proxy or CA file)', figure: kb(size('undici.js')), goal: 'not loaded at activation', met: true });
+  rows.push({ what: 'dist/clientErrors.js (loaded with extension.js)', figure: kb(size('clientErrors.js')), goal: 'counted with extension.js', met: size('extension.js') + size('clientErrors.js') <= GOALS.extensionKB * 1000 });
+  for (const [f, when] of [['client.js', 'on the first API call'], ['undici.js', 'only with a proxy or a CA file'], ['csv.js', 'when a CSV file is chosen']]) {
+    rows.push({ what: `dist/${f} (loaded ${when})`, figure: kb(size(f!)), goal: 'not loaded at activation', met: true });
+  }
   for (const f of fs.readdirSync(path.join(ROOT, 'dist/webviews')).filter((x) => x.endsWith('.js')).sort()) {
     const bytes = size(`webviews/${f}`);
     rows.push({ what: `dist/webviews/${f} (minified)`, figure: kb(bytes), goal: `≤ ${GOALS.webviewKB} KB`, met: bytes <= GOALS.webviewKB * 1000 });
