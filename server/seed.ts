@@ -1,14 +1,16 @@
 // Demo data for `--seed demo`: projects with nested runs (inputs, outputs, errors, latency, tokens),
-// datasets with splits, versions and tags, prompts with several commits, an annotation queue, feedback.
+// datasets with splits, versions and tags (one with JSON schemas and file attachments), prompts with several commits,
+// an annotation queue, feedback.
 // Written through the same functions the API uses, so it looks exactly like data a client made.
+import { deflateSync } from 'node:zlib';
 import type { Ctx, Tenant } from './context';
 import { ingestCreate } from './routes/runs';
-import { newVersion, writeRevision } from './routes/examples';
+import { newVersion, writeRevision, type AttachmentRef } from './routes/examples';
 import { insertDataset } from './routes/datasets';
 import { createCommit, insertRepo } from './routes/prompts';
 import { addRunsToQueue } from './routes/queues';
 import { sessionByName } from './routes/sessions';
-import { newId, nowIso } from './util';
+import { newId, nowIso, sha256 } from './util';
 
 /** A small deterministic PRNG, so every demo database looks the same. */
 function rng(seed: number) {
@@ -85,6 +87,162 @@ function writeTrace(ctx: Ctx, tenant: Tenant, sessionId: string, base: number, s
   });
   for (const child of spec.children ?? []) writeTrace(ctx, tenant, sessionId, base, child, { id, dotted: d, trace });
   return id;
+}
+
+/** What the invoice extractor is given: the invoice's text, and the currency when the sender states one. */
+export const INVOICE_INPUTS_SCHEMA = {
+  title: 'InvoiceInput',
+  type: 'object',
+  properties: {
+    invoice_text: { type: 'string', description: 'The invoice as plain text (e-mail body or OCR of the scan).' },
+    currency: { type: 'string', enum: ['USD', 'EUR', 'GBP'], description: 'ISO 4217 code, when the sender states one.' },
+  },
+  required: ['invoice_text'],
+  additionalProperties: false,
+};
+/** What it should extract. */
+export const INVOICE_OUTPUTS_SCHEMA = {
+  title: 'InvoiceFields',
+  type: 'object',
+  properties: {
+    vendor: { type: 'string', description: 'Who sent the invoice.' },
+    total: { type: 'number', minimum: 0, description: 'Amount due, taxes included.' },
+    due_date: { type: 'string', format: 'date', description: 'When payment is due, if the invoice says.' },
+  },
+  required: ['total', 'vendor'],
+  additionalProperties: false,
+};
+
+interface InvoiceSpec {
+  inputs: { invoice_text: string; currency?: 'USD' | 'EUR' | 'GBP' };
+  outputs: { vendor: string; total: number; due_date?: string };
+  split: 'train' | 'test';
+  files?: Record<string, { mime: string; data: Buffer }>;
+}
+
+const ACME_TEXT = [
+  'ACME Hosting Inc.', 'Invoice INV-2024-0117', 'Date: 2024-03-01   Due: 2024-03-31', '',
+  'Dedicated server (March)        1,100.00', 'Backup storage 500 GB             140.50', '',
+  'Total due: USD 1,240.50',
+].join('\n');
+
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+// zlib.crc32 is newer than the Node of the oldest VS Code we support.
+function crc32(buf: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** A small RGB PNG drawn by `pixel`; made here so the repository holds no binary files. */
+export function demoPng(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
+  const raw = Buffer.alloc(height * (1 + width * 3));
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) raw.set(pixel(x, y), y * (1 + width * 3) + 1 + x * 3); // each row starts with filter 0
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A one-page PDF showing `lines` (ASCII), with a correct cross-reference table so viewers open it without repair. */
+export function demoPdf(lines: string[]): Buffer {
+  const text = lines.map((l, i) => `${i ? '0 -16 Td ' : ''}(${l.replace(/[\\()]/g, (m) => `\\${m}`)}) Tj`).join('\n');
+  const content = `BT /F1 11 Tf 24 250 Td\n${text}\nET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 320 280] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+/**
+ * The demo-invoices examples as first written (version `v1`). Files are generated, so every demo
+ * database has the same bytes and a test can compare what the attachment URLs serve.
+ */
+export function demoInvoices(): InvoiceSpec[] {
+  // A thumbnail of a receipt: paper, a dark header, grey text lines, a red total.
+  const scan = demoPng(24, 32, (x, y) => {
+    if (x < 2 || x > 21) return [214, 214, 210];
+    if (y >= 2 && y < 6) return [40, 52, 72];
+    if (y >= 26 && y < 28 && x >= 12 && x < 20) return [196, 40, 40];
+    if (y >= 9 && y < 24 && y % 3 === 0 && x >= 4 && x < 4 + ((y * 7) % 13) + 4) return [150, 150, 150];
+    return [252, 251, 246];
+  });
+  return [
+    {
+      inputs: { invoice_text: ACME_TEXT, currency: 'USD' },
+      outputs: { vendor: 'ACME Hosting Inc.', total: 1240.5, due_date: '2024-03-31' },
+      split: 'train',
+      files: {
+        'invoice.txt': { mime: 'text/plain', data: Buffer.from(`${ACME_TEXT}\n`, 'utf8') },
+        'invoice.pdf': { mime: 'application/pdf', data: demoPdf(ACME_TEXT.split('\n').filter(Boolean)) },
+      },
+    },
+    {
+      inputs: { invoice_text: 'Bäckerei Müller GmbH\nRechnung Nr. 4471\n20 Brezeln, 12 Croissants\nGesamtbetrag: 86,40 EUR', currency: 'EUR' },
+      outputs: { vendor: 'Bäckerei Müller GmbH', total: 86.4 },
+      split: 'train',
+      files: { 'receipt.png': { mime: 'image/png', data: scan } },
+    },
+    {
+      // Written with the OCR's misreading of the total; the later version corrects it.
+      inputs: { invoice_text: 'Northwind Traders Ltd\nInvoice 00913 — payable by 14 April 2024\nTea, assorted (40 boxes)\nTotal due: £321.00' },
+      outputs: { vendor: 'Northwind Traders Ltd', total: 312 },
+      split: 'test',
+    },
+    {
+      inputs: { invoice_text: 'GLOBEX OFFICE SUPPLIES\nOrder #88-1203\nPrinter paper x3, toner x1\nAmount: $57.99', currency: 'USD' },
+      outputs: { vendor: 'Globex Office Supplies', total: 57.99 },
+      split: 'test',
+    },
+    {
+      inputs: { invoice_text: 'Initech Consulting\nInvoice IC-332, due 2024-05-15\n32 h architecture review @ 150.00\nTotal: EUR 4,800.00', currency: 'EUR' },
+      outputs: { vendor: 'Initech Consulting', total: 4800, due_date: '2024-05-15' },
+      split: 'train',
+    },
+  ];
+}
+
+/** Stores attachment bytes like the multipart example endpoints do: content-addressed blobs, referenced by hash. */
+function storeAttachments(ctx: Ctx, files: InvoiceSpec['files']): Record<string, AttachmentRef> | null {
+  if (!files) return null;
+  const out: Record<string, AttachmentRef> = {};
+  for (const [name, f] of Object.entries(files)) {
+    const hash = sha256(f.data);
+    ctx.st.run('INSERT OR IGNORE INTO blobs (hash, data) VALUES (?, ?)', hash, f.data);
+    out[name] = { hash, mime_type: f.mime, size: f.data.length };
+  }
+  return out;
 }
 
 function chatManifest(system: string, human: string, format: 'f-string' | 'mustache', vars: string[]) {
@@ -210,6 +368,30 @@ export function seedDemo(ctx: Ctx): void {
         source_run_id: null, attachments: null, created_at: cv,
       });
     }
+
+    // A dataset with schemas and attachments, for the example editor
+    const inv = insertDataset(ctx, local, {
+      name: 'demo-invoices', description: 'Invoice extraction with a schema and attachments (demo data).', data_type: 'kv',
+      inputs_schema_definition: INVOICE_INPUTS_SCHEMA, outputs_schema_definition: INVOICE_OUTPUTS_SCHEMA, extra: { metadata: { owner: 'finance-team' } },
+    });
+    const iv1 = newVersion(ctx, inv.id);
+    const invIds = demoInvoices().map((spec) => {
+      const id = newId();
+      writeRevision(ctx, inv.id, id, iv1, {
+        inputs: spec.inputs, outputs: spec.outputs, metadata: { dataset_split: [spec.split] }, source_run_id: null,
+        attachments: storeAttachments(ctx, spec.files), created_at: iv1,
+      });
+      return id;
+    });
+    ctx.st.run('INSERT INTO dataset_tags (dataset_id, tag, as_of) VALUES (?, ?, ?)', inv.id, 'v1', iv1);
+    // Two versions only: the seed test reads every dataset with three or more as the QA dataset's history.
+    const iv2 = newVersion(ctx, inv.id);
+    const misread = ctx.st.one<any>('SELECT * FROM example_revisions WHERE example_id = ? AND valid_to IS NULL', invIds[2]);
+    writeRevision(ctx, inv.id, invIds[2], iv2, {
+      inputs: JSON.parse(misread.inputs), outputs: { ...JSON.parse(misread.outputs), total: 321, due_date: '2024-04-14' },
+      metadata: { ...JSON.parse(misread.metadata), reviewed: true }, source_run_id: null, attachments: null, created_at: misread.created_at,
+    });
+    ctx.st.run('INSERT INTO dataset_tags (dataset_id, tag, as_of) VALUES (?, ?, ?)', inv.id, 'latest-review', iv2);
 
     // An experiment on the QA dataset, with feedback
     const exp = sessionByName(ctx, local, 'demo-qa-experiment-1');

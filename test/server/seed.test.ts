@@ -1,6 +1,8 @@
 // `--seed demo`: the content the issue asks for, read back through the official client.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { withLocalServer } from '../harness/localServer';
+import { demoInvoices } from '../../server/seed';
 import { api, client, collect } from './helpers';
 
 describe('--seed demo content', function () {
@@ -56,6 +58,107 @@ describe('--seed demo content', function () {
       assert.ok(diff.examples_added.length + diff.examples_modified.length + diff.examples_removed.length > 0, 'the versions differ');
     }
     assert.ok(checked >= 1, 'a dataset with versions and tags');
+  });
+
+  it('an invoice dataset with input and output schemas that its examples conform to', async () => {
+    const c = client(srv());
+    const ds = await c.readDataset({ datasetName: 'demo-invoices' });
+    assert.equal(ds.data_type, 'kv');
+    const inSchema = ds.inputs_schema_definition as any;
+    const outSchema = ds.outputs_schema_definition as any;
+    assert.equal(inSchema?.type, 'object');
+    assert.deepEqual(inSchema.required, ['invoice_text']);
+    assert.equal(inSchema.properties.invoice_text.type, 'string');
+    assert.equal(inSchema.properties.currency.type, 'string');
+    assert.ok(Array.isArray(inSchema.properties.currency.enum) && inSchema.properties.currency.enum.length > 1, 'currency is an enum');
+    assert.equal(outSchema?.type, 'object');
+    assert.deepEqual([...outSchema.required].sort(), ['total', 'vendor']);
+    assert.equal(outSchema.properties.total.type, 'number');
+    assert.equal(outSchema.properties.vendor.type, 'string');
+
+    // Just enough JSON Schema for these: required keys, no unknown keys, scalar types and enums.
+    const violations = (schema: any, value: Record<string, unknown>) => {
+      const out: string[] = [];
+      for (const k of schema.required ?? []) if (!(k in value)) out.push(`${k} is missing`);
+      for (const [k, v] of Object.entries(value)) {
+        const prop = schema.properties[k];
+        if (!prop) {
+          if (schema.additionalProperties === false) out.push(`${k} is not in the schema`);
+          continue;
+        }
+        if (prop.type === 'number' ? typeof v !== 'number' || !Number.isFinite(v) : typeof v !== prop.type) out.push(`${k} is not a ${prop.type}`);
+        if (prop.enum && !prop.enum.includes(v)) out.push(`${k} is not one of ${prop.enum}`);
+        if (prop.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(String(v))) out.push(`${k} is not a date`);
+      }
+      return out;
+    };
+    for (const asOf of ['v1', 'latest-review', undefined]) {
+      const examples = await collect(c.listExamples({ datasetId: ds.id, asOf }));
+      assert.equal(examples.length, 5, `examples at ${asOf ?? 'latest'}`);
+      for (const e of examples) {
+        assert.deepEqual(violations(inSchema, e.inputs), [], `inputs of ${e.id} at ${asOf ?? 'latest'}`);
+        assert.deepEqual(violations(outSchema, e.outputs ?? {}), [], `outputs of ${e.id} at ${asOf ?? 'latest'}`);
+      }
+      assert.ok(examples.some((e) => !('currency' in e.inputs)), 'one example leaves the optional currency out');
+      const splits = new Set(examples.flatMap((e) => (e.metadata?.dataset_split as string[]) ?? []));
+      assert.deepEqual([...splits].sort(), ['test', 'train']);
+    }
+  });
+
+  it('invoice examples with attachments whose URLs serve the seeded bytes and type', async () => {
+    const c = client(srv());
+    const ds = await c.readDataset({ datasetName: 'demo-invoices' });
+    const expected = demoInvoices().filter((s) => s.files);
+    assert.ok(expected.length >= 2, 'at least two examples have attachments');
+    // The server's own listing (composed in SQL) and the client's (with select) must both carry them.
+    const raw = (await api(srv(), 'GET', `/api/v1/examples?dataset=${ds.id}`)).body as Array<{ inputs: any; attachment_urls: Record<string, { presigned_url: string; mime_type: string }> }>;
+    const listed = await collect(c.listExamples({ datasetId: ds.id, includeAttachments: true }));
+    assert.equal(raw.filter((e) => Object.keys(e.attachment_urls).length).length, expected.length);
+    assert.equal(listed.filter((e) => Object.keys(e.attachments ?? {}).length).length, expected.length);
+    for (const spec of expected) {
+      const fromRaw = raw.find((e) => e.inputs.invoice_text === spec.inputs.invoice_text)!;
+      const fromClient = listed.find((e) => e.inputs.invoice_text === spec.inputs.invoice_text)!;
+      assert.deepEqual(Object.keys(fromRaw.attachment_urls).sort(), Object.keys(spec.files!).map((n) => `attachment.${n}`).sort());
+      assert.deepEqual(Object.keys(fromClient.attachments!).sort(), Object.keys(spec.files!).sort());
+      for (const [name, file] of Object.entries(spec.files!)) {
+        const att = fromRaw.attachment_urls[`attachment.${name}`];
+        assert.equal(att.mime_type, file.mime);
+        assert.equal(fromClient.attachments![name].mime_type, file.mime);
+        assert.equal(fromClient.attachments![name].presigned_url, att.presigned_url);
+        assert.ok(att.presigned_url.startsWith(srv().url), `${att.presigned_url} is served by the local server`);
+        // Presigned: no API key needed.
+        const res = await fetch(att.presigned_url);
+        assert.equal(res.status, 200, name);
+        assert.equal(res.headers.get('content-type'), file.mime, name);
+        const body = Buffer.from(await res.arrayBuffer());
+        assert.ok(body.equals(file.data), `${name}: the seeded bytes`);
+        assert.ok(att.presigned_url.includes(createHash('sha256').update(body).digest('hex')), `${name}: addressed by its content`);
+      }
+    }
+    // The files are what their types say.
+    const all = expected.flatMap((s) => Object.entries(s.files!));
+    const byMime = (m: string) => all.filter(([, f]) => f.mime === m).map(([, f]) => f.data);
+    assert.ok(byMime('image/png').some((d) => d.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))), 'a PNG');
+    assert.ok(byMime('application/pdf').some((d) => d.subarray(0, 5).toString() === '%PDF-' && d.toString('latin1').trimEnd().endsWith('%%EOF')), 'a PDF');
+    assert.ok(byMime('text/plain').some((d) => d.toString('utf8').includes('Total due')), 'a text invoice');
+  });
+
+  it('invoice dataset versions: v1, then a reviewed correction tagged latest-review', async () => {
+    const c = client(srv());
+    const ds = await c.readDataset({ datasetName: 'demo-invoices' });
+    const versions = (await api(srv(), 'GET', `/datasets/${ds.id}/versions`)).body as Array<{ as_of: string; tags?: string[] }>;
+    assert.equal(versions.length, 2);
+    assert.deepEqual(versions.flatMap((v) => v.tags ?? []).sort(), ['latest-review', 'v1']);
+    const diff = (await api(srv(), 'GET', `/datasets/${ds.id}/versions/diff?from_version=v1&to_version=latest-review`)).body;
+    assert.deepEqual([diff.examples_added.length, diff.examples_modified.length, diff.examples_removed.length], [0, 1, 0]);
+    const [changed] = diff.examples_modified as string[];
+    const [before] = await collect(c.listExamples({ datasetId: ds.id, asOf: 'v1', exampleIds: [changed] }));
+    const [after] = await collect(c.listExamples({ datasetId: ds.id, asOf: 'latest-review', exampleIds: [changed] }));
+    assert.deepEqual(after.inputs, before.inputs);
+    assert.notDeepEqual(after.outputs, before.outputs);
+    // The files of the examples that were not touched are still there at the reviewed version.
+    const reviewed = await collect(c.listExamples({ datasetId: ds.id, asOf: 'latest-review' }));
+    assert.equal(reviewed.filter((e) => Object.keys(e.attachments ?? {}).length).length, demoInvoices().filter((s) => s.files).length);
   });
 
   it('prompts with several commits: chat and plain, f-string and mustache', async () => {
