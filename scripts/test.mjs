@@ -1,7 +1,8 @@
 // `npm test`: installs what is missing, then runs every test layer in order and prints each layer's counts.
 //   node scripts/test.mjs                  all layers
 //   node scripts/test.mjs unit client      only these layers
-// Layers: types (tsc), unit, server, client, extension (mocha inside the real VS Code extension host), e2e
+// Layers: types (tsc), unit, server, client, webview (the built webview apps in Chromium with a fake host),
+// extension (mocha inside the real VS Code extension host), e2e
 // (Playwright + Chromium clicking the real workbench with the packaged .vsix).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,10 +14,11 @@ process.chdir(root);
 
 const npx = (args) => ['npx', ['--no-install', ...args]];
 const layers = [
-  { name: 'types', cmd: npx(['tsc', '--noEmit', '-p', '.']), then: npx(['tsc', '--noEmit', '-p', 'webview-ui']), counts: false },
+  { name: 'types', cmd: npx(['tsc', '--noEmit', '-p', '.']), then: [npx(['tsc', '--noEmit', '-p', 'webview-ui']), npx(['tsc', '--noEmit', '-p', 'test/webview'])], counts: false },
   { name: 'unit', cmd: npx(['mocha', '--config', 'test/unit/.mocharc.json']) },
   { name: 'server', cmd: npx(['mocha', '--config', 'test/server/.mocharc.json']) },
   { name: 'client', cmd: npx(['mocha', '--config', 'test/client/.mocharc.json']) },
+  { name: 'webview', before: ['node', ['esbuild.mjs', '--production', '--only=webviews']], cmd: npx(['mocha', '--config', 'test/webview/.mocharc.json']) },
   { name: 'extension', before: ['node', ['esbuild.mjs']], cmd: ['node', ['test/extension/run.mjs']] },
   { name: 'e2e', before: ['npm', ['run', '--silent', 'package']], cmd: npx(['mocha', '--config', 'test/e2e/.mocharc.json']) },
 ];
@@ -42,7 +44,7 @@ function ensureInstalled() {
     console.log('[test] installing npm dependencies (npm ci)');
     run(['npm', ['ci', '--no-audit', '--no-fund']]);
   }
-  if (selected.some((l) => l.name === 'extension' || l.name === 'e2e')) {
+  if (selected.some((l) => ['webview', 'extension', 'e2e'].includes(l.name))) {
     run(['bash', ['scripts/setup-tools.sh']]);
   }
 }
@@ -84,7 +86,7 @@ for (const layer of selected) {
   const t0 = Date.now();
   if (layer.before) run(layer.before);
   let r = await runLayer(layer.cmd);
-  if (r.code === 0 && layer.then) r = await runLayer(layer.then);
+  for (const next of layer.then ?? []) if (r.code === 0) r = await runLayer(next);
   const seconds = ((Date.now() - t0) / 1000).toFixed(1);
   results.push({ ...layer, ...r, seconds });
 }

@@ -18,16 +18,18 @@ import { setPrompter } from './commands/prompter';
 import { commandRegistrar } from './commands/registerCommand';
 import { registerResourceCommands } from './commands/resourceCommands';
 import { registerViewCommands } from './commands/viewCommands';
+import { registerPanelCommands } from './commands/panelCommands';
 import { createLog } from './common/log';
 import { LangSmithDocuments, SCHEME } from './views/documents';
 import { LangSmithViews } from './views/views';
-import type { HelloServices } from './webviews/helloPanel';
-import { ViewTypes } from './webviews/viewTypes';
+import { Panels } from './webviews/descriptors';
+import { PanelFrame } from './webviews/panels';
 
 /** What activate returns to the extension's own test suite (and to nobody else): the live services. */
 export interface WorkbenchApi {
   readonly views: LangSmithViews;
   readonly clients: ClientService;
+  readonly panels: PanelFrame;
   /** Scripts the answers to the commands' questions; returns the restore function. */
   readonly setPrompter: typeof setPrompter;
 }
@@ -41,22 +43,27 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   context.subscriptions.push(log, credentials, connection, clients, views, new ConnectionStatusBar(clients));
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(SCHEME, new LangSmithDocuments(clients)));
 
-  const helloServices: HelloServices = {
-    extensionUri: context.extensionUri,
-    log,
-    onDidChangeConnection: connection.onDidChange,
-    async connection() {
-      const c = await connection.current();
-      return { endpoint: c.endpoint, signedIn: c.apiKey !== undefined, source: c.keySource };
+  const panels = new PanelFrame(
+    {
+      extensionUri: context.extensionUri,
+      log,
+      clients,
+      onDidChangeConnection: connection.onDidChange,
+      refreshDataset: (datasetId) => views.refreshDataset(datasetId),
+      async connection() {
+        const c = await connection.current();
+        return { endpoint: c.endpoint, signedIn: c.apiKey !== undefined };
+      },
     },
-  };
+    Object.values(Panels),
+  );
+  context.subscriptions.push(panels);
 
   const register = commandRegistrar(context, log);
   register(Commands.signIn, () => signIn(credentials, log));
   register(Commands.signOut, () => signOut(credentials, log));
   register(Commands.showLog, () => log.show());
-  const helloPanel = () => import('./webviews/helloPanel').then((m) => m.HelloPanel);
-  register(Commands.openHello, async () => (await helloPanel()).show(helloServices));
+  register(Commands.openHello, () => panels.show(Panels.hello, 'hello'));
   registerViewCommands(register, views);
   registerItemCommands(register, clients);
   registerQueueCommands(register, clients, views);
@@ -65,17 +72,11 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   registerPromptCommands(register, clients, views);
   registerFeedbackCommands(register, clients);
   registerExperimentCommands(register, clients);
-  context.subscriptions.push(
-    vscode.window.registerWebviewPanelSerializer(ViewTypes.hello, {
-      async deserializeWebviewPanel(panel) {
-        (await helloPanel()).revive(panel, helloServices);
-      },
-    }),
-  );
+  registerPanelCommands(register, clients, panels);
 
   void connection.updateContext();
   // Other extensions get nothing: these services can make authenticated calls.
-  return context.extensionMode === vscode.ExtensionMode.Test ? { views, clients, setPrompter } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { views, clients, panels, setPrompter } : undefined;
 }
 
 export function deactivate(): void {

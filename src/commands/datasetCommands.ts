@@ -128,29 +128,6 @@ export function registerDatasetCommands(register: CommandRegistrar, clients: Cli
     await showDocument(documentUri('similarExamples', JSON.stringify({ datasetId: node.dataset.id, inputs, limit }), `similar-in-${node.dataset.name}`));
   });
 
-  register(Commands.createExample, async (node) => {
-    if (!(node instanceof DatasetNode)) throw new Error('Select a dataset to add an example to.');
-    const title = `New example in “${node.dataset.name}”`;
-    const inputs = parseJsonObject(
-      await ask({ title: `${title} (1/3)`, prompt: 'Inputs, as a JSON object', placeHolder: '{"question": "…"}', validateInput: validateJsonObject('inputs') }),
-    );
-    const outputsText = await ask({ title: `${title} (2/3)`, prompt: 'Reference outputs, as a JSON object (optional)', placeHolder: '{"answer": "…"}', validateInput: validateJsonObject('outputs', true) });
-    const outputs = outputsText ? parseJsonObject(outputsText) : undefined;
-    const existing = await clients.call((c) => c.datasets.listSplits({ datasetId: node.dataset.id }));
-    type Item = vscode.QuickPickItem & { split?: string; isNew?: boolean };
-    const items: Item[] = [
-      { label: 'No split', description: 'the default (base)' },
-      ...existing.map((s) => ({ label: s, split: s })),
-      { label: '$(add) New split…', isNew: true, alwaysShow: true },
-    ];
-    const picked = await choose(items, { title: `${title} (3/3)`, placeholder: 'Put it in a split?' });
-    const split = picked.isNew ? await ask({ title: 'New split', prompt: 'Split name', placeHolder: 'e.g. test', validateInput: validateSplitName }) : picked.split;
-    await withProgress('Creating the example', (signal) =>
-      clients.call((c) => c.examples.createOne({ datasetId: node.dataset.id, inputs, outputs, split, signal })),
-    );
-    views.refreshNode(node);
-  });
-
   register(Commands.deleteExamples, async (clicked, selected) => {
     const nodes = selection(clicked, selected, (n): n is ExampleNode => n instanceof ExampleNode);
     if (!nodes.length) throw new Error('Select one or more examples in the Datasets view first.');

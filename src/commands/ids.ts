@@ -56,6 +56,8 @@ export const Commands = {
   removeExamplesFromSplit: 'langsmith.removeExamplesFromSplit',
   searchSimilarExamples: 'langsmith.searchSimilarExamples',
   createExample: 'langsmith.createExample',
+  editExample: 'langsmith.editExample',
+  compareDatasetVersions: 'langsmith.compareDatasetVersions',
   deleteExamples: 'langsmith.deleteExamples',
   // Prompts
   createPrompt: 'langsmith.createPrompt',

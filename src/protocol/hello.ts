@@ -1,7 +1,7 @@
 // The connection-check webview: the smallest round trip through the protocol, and the pattern later
 // webviews (example editor, dataset diff, prompt commit) follow.
 import * as z from 'zod/mini';
-import { defineNotification, defineRequest } from './messages';
+import { defineNotification, defineReady, defineRequest } from './messages';
 
 export const ConnectionInfo = z.strictObject({
   endpoint: z.string(),
@@ -9,6 +9,9 @@ export const ConnectionInfo = z.strictObject({
   source: z.enum(['secretStorage', 'environment', 'none']),
 });
 export type ConnectionInfo = z.infer<typeof ConnectionInfo>;
+
+/** The app's state: the connection the extension would use. */
+export const HelloReady = defineReady('hello', ConnectionInfo);
 
 /** Webview asks the host to echo a greeting and report the connection it would use. */
 export const Ping = defineRequest(

@@ -86,8 +86,25 @@ export function defineNotification<P extends Schema>(methodName: string, params:
 export type ParamsOf<T> = T extends RequestType<infer P, Schema> ? z.infer<P> : T extends NotificationType<infer P> ? z.infer<P> : never;
 export type ResultOf<T> = T extends RequestType<Schema, infer R> ? z.infer<R> : never;
 
-/** Sent by every webview once its listener is installed; the host posts nothing before it. */
-export const WebviewReady = defineNotification('webview/ready', z.strictObject({}));
+/** Sent by a webview that no longer wants the answer to one of its requests: the handler's signal aborts. */
+export const CancelRequest = defineNotification('webview/cancel', z.strictObject({ id: requestId }));
+
+/** Pushed to every open panel when the connection changes (signed in or out, another endpoint). */
+export const ConnectionState = z.strictObject({ signedIn: z.boolean(), endpoint: z.string() });
+export type ConnectionState = z.infer<typeof ConnectionState>;
+export const ConnectionNotice = defineNotification('webview/connection', ConnectionState);
+
+/**
+ * The request every app sends whenever it (re)loads, once its listener is installed: answered with the app's
+ * whole state, so a panel that was hidden, moved to another group or restored after a reload shows its
+ * content at once. `restore` is what the host needs to reopen the same panel after a window reload; the
+ * frame keeps it in the webview's state, and the host checks it again when it comes back.
+ */
+export type ReadyType<S extends Schema> = RequestType<z.ZodMiniObject<{}>, z.ZodMiniObject<{ restore: z.ZodMiniUnknown; connection: typeof ConnectionState; state: S }>>;
+
+export function defineReady<S extends Schema>(scope: string, state: S): ReadyType<S> {
+  return defineRequest(`${scope}/ready`, z.strictObject({}), z.strictObject({ restore: z.unknown(), connection: ConnectionState, state }));
+}
 
 /** Turns a zod failure into one short line a person can read (never echoes the whole payload). */
 export function describeIssues(error: z.core.$ZodError): string {

@@ -1,8 +1,11 @@
 // Host-side dispatch of webview messages, kept free of `vscode` so it runs (and is tested) in plain Node.
 // Every inbound message is validated: the envelope first, then the params against the descriptor's schema.
 // Handler failures become error values with a stable code; stack traces and secrets never cross over.
+// Every request handler gets an AbortSignal that fires when the webview cancels the request or the router is
+// disposed (the panel closed); handlers pass it on to the API client.
 import type * as z from 'zod/mini';
 import {
+  CancelRequest,
   describeIssues,
   InboundMessage,
   type ErrorCode,
@@ -12,6 +15,14 @@ import {
   type ResponseMessage,
   type Schema,
 } from './messages';
+
+/** The reason a handler's signal aborts with. */
+export class CancelledError extends Error {
+  constructor() {
+    super('Cancelled.');
+    this.name = 'AbortError';
+  }
+}
 
 /** A failure a handler wants the webview to see with a specific code and message. */
 export class RequestError extends Error {
@@ -29,16 +40,36 @@ export interface RouterLogger {
   error(message: string): void;
 }
 
+/** What a request handler gets besides its params. */
+export interface RequestContext {
+  /** Fires when the webview cancels this request or the panel closes. */
+  readonly signal: AbortSignal;
+}
+
+type Handler = (params: unknown, context: RequestContext) => Promise<unknown>;
+
 export class MessageRouter {
-  private readonly requests = new Map<string, { type: AnyRequest; handler: (params: unknown) => Promise<unknown> }>();
+  private readonly requests = new Map<string, { type: AnyRequest; handler: Handler }>();
   private readonly notifications = new Map<string, { type: AnyNotification; handler: (params: unknown) => void }>();
+  /** Requests in flight by id, to cancel them. */
+  private readonly inFlight = new Map<number, AbortController>();
+  private disposed = false;
 
-  constructor(private readonly logger: RouterLogger) {}
+  constructor(private readonly logger: RouterLogger) {
+    this.onNotification(CancelRequest, ({ id }) => this.inFlight.get(id)?.abort(new CancelledError()));
+  }
 
-  onRequest<P extends Schema, R extends Schema>(type: RequestType<P, R>, handler: (params: z.infer<P>) => Promise<z.infer<R>>): this {
+  onRequest<P extends Schema, R extends Schema>(type: RequestType<P, R>, handler: (params: z.infer<P>, context: RequestContext) => Promise<z.infer<R>>): this {
     if (this.requests.has(type.method)) throw new Error(`duplicate handler for ${type.method}`);
-    this.requests.set(type.method, { type, handler: handler as (params: unknown) => Promise<unknown> });
+    this.requests.set(type.method, { type, handler: handler as Handler });
     return this;
+  }
+
+  /** Aborts every request in flight (the panel closed); later messages are refused. */
+  dispose(): void {
+    this.disposed = true;
+    for (const controller of this.inFlight.values()) controller.abort(new CancelledError());
+    this.inFlight.clear();
   }
 
   onNotification<P extends Schema>(type: NotificationType<P>, handler: (params: z.infer<P>) => void): this {
@@ -67,8 +98,12 @@ export class MessageRouter {
     if (!route) return failure(message.id, 'unknownMethod', `Unknown request ${message.method}.`);
     const params = route.type.params.safeParse(message.params);
     if (!params.success) return failure(message.id, 'invalidParams', describeIssues(params.error));
+    if (this.disposed || this.inFlight.has(message.id)) return failure(message.id, 'invalidMessage', 'The message was not understood.');
+    const controller = new AbortController();
+    this.inFlight.set(message.id, controller);
     try {
-      const result = await route.handler(params.data);
+      const result = await route.handler(params.data, { signal: controller.signal });
+      if (controller.signal.aborted) return failure(message.id, 'cancelled', 'Cancelled.');
       const checked = route.type.result.safeParse(result);
       if (!checked.success) {
         this.logger.error(`Handler for ${message.method} returned a malformed result: ${describeIssues(checked.error)}`);
@@ -76,10 +111,13 @@ export class MessageRouter {
       }
       return { kind: 'response', id: message.id, ok: true, result: checked.data };
     } catch (err) {
+      if (controller.signal.aborted) return failure(message.id, 'cancelled', 'Cancelled.');
       if (err instanceof RequestError) return failure(message.id, err.code, err.message);
       const text = err instanceof Error ? err.message : String(err);
       this.logger.error(`Request ${message.method} failed: ${text}`);
       return failure(message.id, 'requestFailed', text);
+    } finally {
+      this.inFlight.delete(message.id);
     }
   }
 

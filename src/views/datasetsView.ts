@@ -106,7 +106,7 @@ export class ExampleNode extends TreeNode {
   }
 }
 
-class SplitsNode extends TreeNode {
+export class SplitsNode extends TreeNode {
   private names: string[] | undefined;
   private failure: unknown;
 

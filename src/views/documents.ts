@@ -1,15 +1,21 @@
-// Read-only JSON documents of LangSmith objects under the `langsmith:` scheme: a run, an example, a prompt
-// commit's manifest, a shared dataset. Opening one asks the API; nothing is written back.
+// Read-only JSON documents of LangSmith objects under the `langsmith:` scheme: a run, an example (now or as of a
+// dataset version), a prompt commit's manifest, a shared dataset, and drafts the webviews hand over for a diff.
+// Opening one asks the API; nothing is written back. What the native diff editor compares is two of these.
 import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
+import { isNotFound } from '../client/errors';
 
 export const SCHEME = 'langsmith';
 
-type Kind = 'run' | 'example' | 'commit' | 'publicDataset' | 'similarExamples';
+type Kind = 'run' | 'example' | 'exampleVersion' | 'draft' | 'commit' | 'publicDataset' | 'similarExamples';
 
 export function documentUri(kind: 'run' | 'example', id: string, label: string): vscode.Uri;
 export function documentUri(kind: 'commit', identifier: string, label: string): vscode.Uri;
 export function documentUri(kind: 'publicDataset', token: string, label: string): vscode.Uri;
+/** `version` is JSON: {exampleId, asOf}; the example as it was at that dataset version (null when it did not exist). */
+export function documentUri(kind: 'exampleVersion', version: string, label: string): vscode.Uri;
+/** A draft's text held by the host (see setDraft): for a diff of what the user wrote against the server. */
+export function documentUri(kind: 'draft', draftId: string, label: string): vscode.Uri;
 /** `search` is JSON: {datasetId, inputs, limit}; the dataset must be indexed. */
 export function documentUri(kind: 'similarExamples', search: string, label: string): vscode.Uri;
 export function documentUri(kind: Kind, ref: string, label: string): vscode.Uri {
@@ -18,7 +24,28 @@ export function documentUri(kind: Kind, ref: string, label: string): vscode.Uri 
   return vscode.Uri.from({ scheme: SCHEME, path: `/${kind}/${name}.json`, query: new URLSearchParams({ kind, ref }).toString() });
 }
 
+/** Drafts handed over by webviews, by id; their documents show this text. */
+const drafts = new Map<string, string>();
+const draftChanged = new vscode.EventEmitter<vscode.Uri>();
+
+/** Holds a draft's text for its `draft` document (and refreshes an open one); returns the document's URI. */
+export function setDraft(draftId: string, label: string, text: string): vscode.Uri {
+  drafts.set(draftId, text);
+  const uri = documentUri('draft', draftId, label);
+  draftChanged.fire(uri);
+  return uri;
+}
+
+/** Text of an example as the diff views show it: its user-facing fields, keys in a stable order. */
+export function exampleText(example: Record<string, unknown> | null): string {
+  if (!example) return 'null\n';
+  const { id, dataset_id, inputs, outputs, metadata, split, attachments } = example as Record<string, unknown>;
+  return `${JSON.stringify({ id, dataset_id, inputs, outputs, metadata, split, attachments: attachments ? Object.keys(attachments as object).sort() : undefined }, null, 2)}\n`;
+}
+
 export class LangSmithDocuments implements vscode.TextDocumentContentProvider {
+  readonly onDidChange = draftChanged.event;
+
   constructor(private readonly clients: ClientService) {}
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
@@ -28,7 +55,16 @@ export class LangSmithDocuments implements vscode.TextDocumentContentProvider {
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     const signal = abort.signal;
+    if (kind === 'draft') return drafts.get(ref) ?? '';
     try {
+      if (kind === 'exampleVersion') {
+        const { exampleId, asOf } = JSON.parse(ref) as { exampleId: string; asOf: string };
+        const example = await this.clients.call((client) => client.examples.read(exampleId, { asOf, signal })).catch((err: unknown) => {
+          if (isNotFound(err)) return null; // not in the dataset at that version
+          throw err;
+        });
+        return exampleText(example as unknown as Record<string, unknown> | null);
+      }
       const value = await this.clients.call(async (client) => {
         switch (kind) {
           case 'run':

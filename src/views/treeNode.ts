@@ -33,7 +33,7 @@ export class MessageNode extends TreeNode {
   constructor(
     id: string,
     parent: TreeNode | undefined,
-    private readonly label: string,
+    readonly label: string,
     private readonly options: { icon?: string; tooltip?: string; command?: vscode.Command; contextValue?: string } = {},
   ) {
     super(id, parent);
@@ -228,6 +228,11 @@ export abstract class PagedParentNode<T> extends TreeNode {
     else if (this.paged.hasMore) tail.push(new LoadMoreNode(parent, this.id, this, items.length));
     if (items.length === 0 && fixed.length === 0 && tail.length === 0) return [new MessageNode(`${this.id}/empty`, parent, this.emptyLabel(), { icon: 'info' })];
     return [...fixed, ...items, ...tail];
+  }
+
+  /** The child node with this id, when it has been shown. */
+  shownChild(id: string): TreeNode | undefined {
+    return this.nodes.get(id);
   }
 
   /** Reuses node objects across renders so their own loaded children survive a "Load more" of the parent. */

@@ -71,6 +71,12 @@ export class LangSmithViews implements vscode.Disposable {
   }
 
   /** Reloads one node in whichever view holds it. */
+  /** Reloads a dataset's node (its examples, splits, versions) if the tree shows it: after an edit elsewhere. */
+  refreshDataset(datasetId: string): void {
+    const node = this.datasets.root.shownChild(`dataset/${datasetId}`);
+    if (node) this.datasets.refresh(node);
+  }
+
   refreshNode(node: TreeNode): void {
     this.viewOf(node)?.refresh(node);
   }

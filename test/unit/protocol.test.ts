@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
+import * as zm from 'zod/mini';
 import { ConnectionChanged, Ping } from '../../src/protocol/hello';
-import { defineRequest, InboundMessage, OutboundMessage, WebviewReady } from '../../src/protocol/messages';
+import { defineNotification, defineReady, defineRequest, InboundMessage, OutboundMessage } from '../../src/protocol/messages';
 import { MessageRouter, RequestError } from '../../src/protocol/router';
 
 function recordingLogger() {
@@ -18,7 +19,7 @@ function pingRouter(logger = recordingLogger()) {
 describe('protocol messages', () => {
   it('accepts a well-formed request and notification', () => {
     assert.equal(InboundMessage.safeParse({ kind: 'request', id: 1, method: 'hello/ping', params: { message: 'hi' } }).success, true);
-    assert.equal(InboundMessage.safeParse({ kind: 'notification', method: 'webview/ready', params: {} }).success, true);
+    assert.equal(InboundMessage.safeParse({ kind: 'notification', method: 'webview/cancel', params: { id: 3 } }).success, true);
   });
 
   it('rejects malformed envelopes', () => {
@@ -111,13 +112,59 @@ describe('message router', () => {
 
   it('delivers valid notifications and ignores invalid ones', async () => {
     const logger = recordingLogger();
-    let ready = 0;
-    const router = new MessageRouter(logger).onNotification(WebviewReady, () => ready++);
-    assert.equal(await router.dispatch({ kind: 'notification', method: 'webview/ready', params: {} }), undefined);
-    await router.dispatch({ kind: 'notification', method: 'webview/ready', params: { sneaky: 1 } });
+    let seen = 0;
+    const Seen = defineNotification('test/seen', zm.strictObject({}));
+    const router = new MessageRouter(logger).onNotification(Seen, () => seen++);
+    assert.equal(await router.dispatch({ kind: 'notification', method: 'test/seen', params: {} }), undefined);
+    await router.dispatch({ kind: 'notification', method: 'test/seen', params: { sneaky: 1 } });
     await router.dispatch({ kind: 'notification', method: 'webview/unknown', params: {} });
-    assert.equal(ready, 1);
+    assert.equal(seen, 1);
     assert.equal(logger.lines.length, 2);
+  });
+
+  it('aborts a handler when the webview cancels its request, and answers cancelled', async () => {
+    let aborted: unknown;
+    const Slow = defineRequest('test/slow', zm.strictObject({}), zm.strictObject({}));
+    const router = new MessageRouter(recordingLogger()).onRequest(Slow, (_p, { signal }) =>
+      new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject((aborted = signal.reason)))),
+    );
+    const answer = router.dispatch({ kind: 'request', id: 4, method: 'test/slow', params: {} });
+    await router.dispatch({ kind: 'notification', method: 'webview/cancel', params: { id: 4 } });
+    assert.deepEqual(await answer, { kind: 'response', id: 4, ok: false, error: { code: 'cancelled', message: 'Cancelled.' } });
+    assert.equal((aborted as Error).name, 'AbortError');
+  });
+
+  it('aborts every request in flight when disposed (the panel closed) and refuses new ones', async () => {
+    const Slow = defineRequest('test/slow', zm.strictObject({}), zm.strictObject({}));
+    const signals: AbortSignal[] = [];
+    const router = new MessageRouter(recordingLogger()).onRequest(Slow, (_p, { signal }) => {
+      signals.push(signal);
+      return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+    });
+    const answers = [1, 2].map((id) => router.dispatch({ kind: 'request', id, method: 'test/slow', params: {} }));
+    router.dispose();
+    for (const a of await Promise.all(answers)) assert.equal(a?.ok === false && a.error.code, 'cancelled');
+    assert.deepEqual(signals.map((s) => s.aborted), [true, true]);
+    const late = await router.dispatch({ kind: 'request', id: 3, method: 'test/slow', params: {} });
+    assert.equal(late?.ok === false && late.error.code, 'invalidMessage');
+  });
+
+  it('refuses a request id that is already in flight', async () => {
+    const Slow = defineRequest('test/slow', zm.strictObject({}), zm.strictObject({}));
+    let release!: () => void;
+    const router = new MessageRouter(recordingLogger()).onRequest(Slow, () => new Promise((r) => (release = () => r({}))));
+    const first = router.dispatch({ kind: 'request', id: 9, method: 'test/slow', params: {} });
+    const second = await router.dispatch({ kind: 'request', id: 9, method: 'test/slow', params: {} });
+    assert.equal(second?.ok === false && second.error.code, 'invalidMessage');
+    release();
+    assert.equal((await first)?.ok, true);
+  });
+
+  it('defines ready as a request answered with restore, connection and state', () => {
+    const Ready = defineReady('test', zm.strictObject({ n: zm.number() }));
+    assert.equal(Ready.method, 'test/ready');
+    assert.equal(Ready.result.safeParse({ restore: { id: 'x' }, connection: { signedIn: true, endpoint: 'e' }, state: { n: 1 } }).success, true);
+    assert.equal(Ready.result.safeParse({ restore: null, connection: { signedIn: true, endpoint: 'e' }, state: { n: 'one' } }).success, false);
   });
 
   it('refuses two handlers for one method', () => {

@@ -16,7 +16,7 @@ const HELP_RUNS: Record<string, { args: string[]; says: RegExp }> = {
   start: { args: ['--help'], says: /--server-port N/ },
   'setup:tools': { args: ['--help'], says: /--check/ },
   server: { args: ['--help'], says: /Usage: npm run server/ },
-  test: { args: ['--help'], says: /Layers: types, unit, server, client, extension, e2e/ },
+  test: { args: ['--help'], says: /Layers: types, unit, server, client, webview, extension, e2e/ },
   'test:extension': { args: ['--help'], says: /here: extension/ },
   'test:e2e': { args: ['--help'], says: /here: e2e/ },
   bench: { args: ['--help'], says: /BENCH_ROUNDS/ },

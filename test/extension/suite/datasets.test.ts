@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/views/treeNode';
 import { ScriptedPrompter, type Answer } from './scriptedPrompter';
+import { Panels } from '../../../src/webviews/descriptors';
 import { activateWorkbench, apiKey, endpoint, get, runScripted } from './support';
 
 type AnyNode = TreeNode & Record<string, any>;
@@ -177,21 +178,27 @@ describe('dataset commands', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
-  it('creates an example with outputs in a split, refusing inputs that are not a JSON object', async () => {
+  it('creates an example with outputs in a split through the example editor, refusing inputs that are not a JSON object', async () => {
     const node = await datasetNode();
-    const bad = await run('langsmith.createExample', [{ input: '["not", "an", "object"]' }], node);
-    assert.deepEqual(bad.script.rejected, ['Enter a JSON object ({ … }), not an array or a single value.']);
-    const badOutputs = await run('langsmith.createExample', [{ input: '{"question": "Q"}' }, { input: '42' }], node);
-    assert.deepEqual(badOutputs.script.rejected, ['Enter a JSON object ({ … }), not an array or a single value.']);
+    await run('langsmith.createExample', [], node);
+    const [panel] = workbench.panels.panelsOf<{ exampleId: string; isNew: boolean }>(Panels.exampleEditor).filter((p) => p.key.isNew);
+    assert.ok(panel, 'New Example… opened the example editor');
+    const save = (id: number, draft: unknown) =>
+      panel.host.router.dispatch({ kind: 'request', id, method: 'exampleEditor/save', params: { base: null, draft, attachments: { add: [], rename: {}, remove: [] }, force: false } });
+    const bad = await save(1, { inputs: ['not', 'an', 'object'], outputs: null, metadata: null, splits: [] });
+    assert.equal(bad?.ok === false && bad.error.code, 'invalidParams');
     assert.equal((await examples()).length, 5);
 
-    await run('langsmith.createExample', [{ input: '{"question": "Do you have a mobile app?"}' }, { input: '{"answer": "Yes, for iOS and Android."}' }, { pick: 'holdout' }], node);
+    const saved = await save(2, { inputs: { question: 'Do you have a mobile app?' }, outputs: { answer: 'Yes, for iOS and Android.' }, metadata: null, splits: ['holdout'] });
+    assert.equal(saved?.ok && (saved.result as { status: string }).status, 'saved');
     const rows = await examples();
     assert.equal(rows.length, 6);
     const made = rows.find((e) => e.inputs.question === 'Do you have a mobile app?');
+    assert.equal(made?.id, panel.key.exampleId, 'the example has the id chosen when the editor opened');
     assert.deepEqual(made?.outputs, { answer: 'Yes, for iOS and Android.' });
     assert.deepEqual(made?.metadata?.dataset_split, ['holdout']);
     assert.ok((await exampleNodes()).some((n) => n.example.id === made!.id), 'the dataset node was refreshed');
+    panel.host.dispose();
   });
 
   it('deletes selected examples only after confirmation', async () => {

@@ -1,10 +1,12 @@
-// Typed requests and notifications to the extension host. Requests carry an id and resolve when the
-// matching response arrives; failures (host errors, timeouts) come back as values, never as throws.
+// Typed requests and notifications to the extension host. Requests carry an id and resolve when the matching
+// response arrives; failures (host errors, timeouts, cancellation) come back as values, never as throws. A
+// request can be cancelled with an AbortSignal: the host is told, and its handler's signal aborts. Notifications
+// that arrive before anyone listens are held (the latest few per method) and handed to the first listener.
 import type * as z from 'zod/mini';
 import {
+  CancelRequest,
   OutboundMessage,
   REQUEST_TIMEOUT_MS,
-  WebviewReady,
   type NotificationType,
   type RequestType,
   type ResponseError,
@@ -19,6 +21,9 @@ type Pending = { resolve: (r: Result<unknown>) => void; timer: ReturnType<typeof
 const pending = new Map<number, Pending>();
 const listeners = new Map<string, Set<(params: unknown) => void>>();
 const notificationTypes = new Map<string, NotificationType<Schema>>();
+/** Notifications nobody listened to yet, by method (raw params, checked when a listener takes them). */
+const held = new Map<string, unknown[]>();
+const HELD_PER_METHOD = 20;
 let nextId = 1;
 let started = false;
 
@@ -34,39 +39,69 @@ function onMessage(event: MessageEvent): void {
     entry.resolve(message.ok ? { ok: true, value: message.result } : { ok: false, error: message.error });
     return;
   }
-  const type = notificationTypes.get(message.method);
-  const params = type?.params.safeParse(message.params);
-  if (!params?.success) return;
-  for (const listener of listeners.get(message.method) ?? []) listener(params.data);
+  const set = listeners.get(message.method);
+  if (!set?.size) {
+    const queue = held.get(message.method) ?? [];
+    queue.push(message.params);
+    held.set(message.method, queue.slice(-HELD_PER_METHOD));
+    return;
+  }
+  deliver(message.method, message.params, set);
 }
 
-/** Installs the listener, then tells the host it may post. Call once, before rendering. */
+function deliver(method: string, raw: unknown, to: Iterable<(params: unknown) => void>): void {
+  const params = notificationTypes.get(method)?.params.safeParse(raw);
+  if (!params?.success) return;
+  for (const listener of to) listener(params.data);
+}
+
+/** Installs the message listener. Call once, before the first request. */
 export function startRpc(): void {
   if (started) return;
   started = true;
   window.addEventListener('message', onMessage);
-  vscodeApi().postMessage({ kind: 'notification', method: WebviewReady.method, params: {} });
 }
 
-export function request<P extends Schema, R extends Schema>(
-  type: RequestType<P, R>,
-  params: z.infer<P>,
-  timeoutMs = REQUEST_TIMEOUT_MS,
-): Promise<Result<z.infer<R>>> {
+export interface RequestOptions {
+  timeoutMs?: number;
+  /** Cancels the request here and on the host. */
+  signal?: AbortSignal;
+}
+
+const cancelled: Result<never> = { ok: false, error: { code: 'cancelled', message: 'Cancelled.' } };
+
+export function request<P extends Schema, R extends Schema>(type: RequestType<P, R>, params: z.infer<P>, options: RequestOptions = {}): Promise<Result<z.infer<R>>> {
   const checked = type.params.safeParse(params);
   if (!checked.success) {
     const message = checked.error.issues[0]?.message ?? 'Invalid input.';
     return Promise.resolve({ ok: false, error: { code: 'invalidParams', message } });
   }
+  const { signal, timeoutMs = REQUEST_TIMEOUT_MS } = options;
+  if (signal?.aborted) return Promise.resolve(cancelled);
   const id = nextId++;
   return new Promise((resolve) => {
-    const timer = setTimeout(() => {
+    const finish = (r: Result<unknown>) => {
       pending.delete(id);
-      resolve({ ok: false, error: { code: 'timeout', message: 'The extension did not answer in time.' } });
-    }, timeoutMs);
-    pending.set(id, { resolve: resolve as (r: Result<unknown>) => void, timer });
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(r as Result<z.infer<R>>);
+    };
+    const onAbort = () => {
+      if (!pending.has(id)) return;
+      vscodeApi().postMessage({ kind: 'notification', method: CancelRequest.method, params: { id } });
+      finish(cancelled);
+    };
+    const timer = setTimeout(() => finish({ ok: false, error: { code: 'timeout', message: 'The extension did not answer in time.' } }), timeoutMs);
+    pending.set(id, { resolve: finish, timer });
+    signal?.addEventListener('abort', onAbort, { once: true });
     vscodeApi().postMessage({ kind: 'request', id, method: type.method, params: checked.data });
   });
+}
+
+/** Tells the host something that needs no answer. */
+export function notify<P extends Schema>(type: NotificationType<P>, params: z.infer<P>): void {
+  const checked = type.params.safeParse(params);
+  if (checked.success) vscodeApi().postMessage({ kind: 'notification', method: type.method, params: checked.data });
 }
 
 export function onNotification<P extends Schema>(type: NotificationType<P>, listener: (params: z.infer<P>) => void): () => void {
@@ -74,5 +109,10 @@ export function onNotification<P extends Schema>(type: NotificationType<P>, list
   const set = listeners.get(type.method) ?? new Set();
   set.add(listener as (params: unknown) => void);
   listeners.set(type.method, set);
+  const waiting = held.get(type.method);
+  if (waiting) {
+    held.delete(type.method);
+    for (const raw of waiting) deliver(type.method, raw, [listener as (params: unknown) => void]);
+  }
   return () => set.delete(listener as (params: unknown) => void);
 }

@@ -1,6 +1,5 @@
-import { createRoot } from 'react-dom/client';
-import { startRpc } from '../../common/rpc';
+import { HelloReady } from '../../../../src/protocol/hello';
+import { mountApp } from '../../common/app';
 import { App } from './App';
 
-startRpc();
-createRoot(document.getElementById('root')!).render(<App />);
+mountApp(HelloReady, App);

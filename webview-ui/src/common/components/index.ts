@@ -6,3 +6,5 @@ import './components.css';
 
 export { Button, Divider, ProgressRing, TextField } from './toolkit';
 export { Badge } from './Badge';
+export { Banner } from './Banner';
+export { JsonField } from './JsonField';

@@ -1,0 +1,50 @@
+// One descriptor per webview app: everything the panel frame (panels.ts) needs to create, track, reveal and
+// restore its panels. The app's code (its host controller, its protocol schemas) is loaded only when a panel
+// of it opens or is restored, so activation registers the serializers without loading any of it.
+import type { PanelApp } from './panels';
+
+export interface PanelDescriptor {
+  /** The app's name: its bundle (dist/webviews/<app>.js), its protocol scope and its host controller. */
+  readonly app: string;
+  readonly viewType: string;
+  /** An icon of media/ for the editor tab. */
+  readonly icon: string;
+  /** Whether the bundle comes with a stylesheet (dist/webviews/<app>.css). */
+  readonly hasCss: boolean;
+  /** Whether a panel comes back after a window reload (through a serializer). */
+  readonly restores: boolean;
+  /** One panel for the app, or one per thing it shows (an example, a pair of versions). */
+  readonly instances: 'one' | 'perKey';
+  /** The host controller, loaded on first use. */
+  readonly load: () => Promise<PanelApp<unknown>>;
+}
+
+export const Panels = {
+  hello: {
+    app: 'hello',
+    viewType: 'langsmith.hello',
+    icon: 'langsmith.svg',
+    hasCss: true,
+    restores: true,
+    instances: 'one',
+    load: () => import('./helloPanel').then((m) => m.helloApp as PanelApp<unknown>),
+  },
+  exampleEditor: {
+    app: 'exampleEditor',
+    viewType: 'langsmith.exampleEditor',
+    icon: 'langsmith.svg',
+    hasCss: true,
+    restores: true,
+    instances: 'perKey',
+    load: () => import('./exampleEditorPanel').then((m) => m.exampleEditorApp as PanelApp<unknown>),
+  },
+  datasetDiff: {
+    app: 'datasetDiff',
+    viewType: 'langsmith.datasetDiff',
+    icon: 'langsmith.svg',
+    hasCss: true,
+    restores: true,
+    instances: 'perKey',
+    load: () => import('./datasetDiffPanel').then((m) => m.datasetDiffApp as PanelApp<unknown>),
+  },
+} as const satisfies Record<string, PanelDescriptor>;

@@ -1,0 +1,260 @@
+// The example editor's host side: reads the example and its dataset for the webview, saves drafts without
+// overwriting someone else's change (a conflict offers VS Code's diff instead), and handles attachments (files
+// the user picks are read here and held until the save; attachments open from a temporary copy).
+import { randomUUID } from 'node:crypto';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Example, LangSmithClient } from '../client';
+import { isNotFound } from '../client/errors';
+import { prompter } from '../commands/prompter';
+import {
+  DraftState,
+  ExampleChanged,
+  ExampleEditorKey,
+  ExampleEditorReady,
+  OpenAttachment,
+  PickAttachment,
+  SaveExample,
+  ShowConflictDiff,
+  type DraftText,
+  type ExampleDraft,
+  type ExampleEditorState,
+  type ExampleSnapshot,
+} from '../protocol/exampleEditor';
+import { RequestError } from '../protocol/router';
+import { setDraft } from '../views/documents';
+import { Panels } from './descriptors';
+import type { PanelApp } from './panels';
+
+/** Files larger than this are refused when attached (they travel in one request). */
+export const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Drafts of panels closed with unsaved changes and reopened from the question: handed to the new panel once. */
+const recovered = new Map<string, DraftText>();
+
+function snapshot(e: Example): ExampleSnapshot {
+  const metadata = e.metadata ? { ...(e.metadata as Record<string, unknown>) } : null;
+  // The split lives in metadata.dataset_split on the wire; the editor shows it on its own.
+  const split = metadata?.['dataset_split'] ?? e.split;
+  if (metadata) delete metadata['dataset_split'];
+  return {
+    id: e.id,
+    inputs: (e.inputs ?? {}) as Record<string, unknown>,
+    outputs: (e.outputs ?? null) as Record<string, unknown> | null,
+    metadata: metadata && Object.keys(metadata).length ? metadata : null,
+    splits: (Array.isArray(split) ? split : typeof split === 'string' ? [split] : []).filter((s): s is string => typeof s === 'string'),
+    attachments: Object.entries(e.attachments ?? {}).map(([name, a]) => ({ name, mimeType: a.mime_type ?? 'application/octet-stream' })),
+    modifiedAt: e.modified_at ?? null,
+  };
+}
+
+async function readExample(client: LangSmithClient, id: string, signal: AbortSignal): Promise<Example | null> {
+  try {
+    return await client.examples.read(id, { signal });
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    throw err;
+  }
+}
+
+function summary(inputs: Record<string, unknown>): string {
+  const first = Object.values(inputs).find((v) => typeof v === 'string') as string | undefined;
+  const text = (first ?? JSON.stringify(inputs)).replace(/\s+/g, ' ').trim();
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
+/** Text of an example for the diff editor: the fields the editor edits, in a stable order. */
+function draftText(e: ExampleDraft | ExampleSnapshot | null): string {
+  if (!e) return 'null\n';
+  const { inputs, outputs, metadata, splits } = e;
+  return `${JSON.stringify({ inputs, outputs, metadata, splits }, null, 2)}\n`;
+}
+
+const MIME: Record<string, string> = {
+  '.txt': 'text/plain', '.md': 'text/markdown', '.json': 'application/json', '.csv': 'text/csv', '.html': 'text/html',
+  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.svg': 'image/svg+xml',
+  '.pdf': 'application/pdf', '.wav': 'audio/wav', '.mp3': 'audio/mpeg', '.mp4': 'video/mp4',
+};
+
+function mimeOf(fileName: string): string {
+  return MIME[path.extname(fileName).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** A file extension for a temporary copy: from the type, else from the name when it is a plain one; never a path. */
+function extensionFor(name: string, mimeType: string): string {
+  const byType = Object.entries(MIME).find(([, m]) => m === mimeType)?.[0];
+  if (byType) return byType;
+  const ext = path.extname(name);
+  return /^\.[a-z0-9]{1,8}$/i.test(ext) ? ext : '';
+}
+
+export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorReady.result.shape.state> = {
+  ready: ExampleEditorReady,
+  parseKey(raw) {
+    const key = ExampleEditorKey.safeParse(raw);
+    return key.success && UUID.test(key.data.datasetId) && UUID.test(key.data.exampleId) ? key.data : undefined;
+  },
+  keyId: (key) => key.exampleId,
+  title: (key) => (key.isNew ? 'New Example' : 'Example'),
+
+  open({ host, key, services, panels, setTitle }) {
+    const files = new Map<string, { name: string; mimeType: string; bytes: Uint8Array }>();
+    let dirty = false;
+    let lastDraft: DraftText | null = null;
+    /** What the webview was last told the server has (to notice changes made elsewhere). */
+    let known: ExampleSnapshot | null = null;
+    let baseTitle = exampleEditorApp.title(key);
+    const showTitle = () => setTitle(`${dirty ? '● ' : ''}${baseTitle}`);
+    const client = () => services.clients.client();
+
+    async function state(signal: AbortSignal): Promise<ExampleEditorState> {
+      const c = await client();
+      const [dataset, splits, example] = await Promise.all([
+        c.datasets.read({ datasetId: key.datasetId, signal }),
+        c.datasets.listSplits({ datasetId: key.datasetId, signal }),
+        readExample(c, key.exampleId, signal),
+      ]);
+      if (!example && !key.isNew) throw new RequestError('requestFailed', 'This example no longer exists: it was deleted from the dataset.');
+      known = example ? snapshot(example) : null;
+      baseTitle = known ? `Example · ${summary(known.inputs)}` : `New Example · ${dataset.name}`;
+      showTitle();
+      const draft = recovered.get(key.exampleId) ?? null;
+      recovered.delete(key.exampleId);
+      const schema = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+      return {
+        dataset: { id: dataset.id, name: dataset.name, inputsSchema: schema(dataset.inputs_schema_definition), outputsSchema: schema(dataset.outputs_schema_definition), splits },
+        example: known,
+        exampleId: key.exampleId,
+        split: key.split ?? null,
+        recoveredDraft: draft,
+      };
+    }
+
+    host.router.onRequest(SaveExample, async ({ base, draft, attachments, force }, { signal }) => {
+      const c = await client();
+      const current = await readExample(c, key.exampleId, signal);
+      const server = current ? snapshot(current) : null;
+      const changed = base === null ? server !== null : server === null || server.modifiedAt !== base;
+      if (changed && !force) return { status: 'conflict' as const, server };
+      for (const { token } of attachments.add) if (!files.has(token)) throw new RequestError('invalidParams', 'An attached file is no longer held: attach it again.');
+      const added = Object.fromEntries(attachments.add.map(({ token, name }) => {
+        const f = files.get(token)!;
+        return [name, { mimeType: f.mimeType, data: f.bytes }];
+      }));
+      const metadata = draft.metadata ?? {};
+      if (!server) {
+        await c.examples.create({
+          datasetId: key.datasetId,
+          examples: [{ id: key.exampleId, inputs: draft.inputs, outputs: draft.outputs, metadata, split: draft.splits.length ? draft.splits : undefined, attachments: added }],
+          signal,
+        });
+      } else {
+        const kept = server.attachments.map((a) => a.name).filter((n) => !attachments.remove.includes(n));
+        await c.examples.update({
+          datasetId: key.datasetId,
+          updates: [{
+            id: key.exampleId,
+            inputs: draft.inputs,
+            outputs: draft.outputs ?? {},
+            metadata,
+            split: draft.splits.length ? draft.splits : ['base'],
+            attachments: added,
+            attachmentsOperations: { retain: kept.filter((n) => !(n in attachments.rename)), rename: attachments.rename },
+          }],
+          signal,
+        });
+      }
+      for (const { token } of attachments.add) files.delete(token);
+      const saved = await readExample(c, key.exampleId, signal);
+      if (!saved) throw new RequestError('requestFailed', 'The example was saved but could not be read back.');
+      known = snapshot(saved);
+      dirty = false;
+      lastDraft = null;
+      baseTitle = `Example · ${summary(known.inputs)}`;
+      showTitle();
+      services.log.info(`Saved example ${key.exampleId} of dataset ${key.datasetId}.`);
+      services.refreshDataset(key.datasetId);
+      return { status: 'saved' as const, example: known };
+    });
+
+    host.router.onRequest(ShowConflictDiff, async ({ draft }, { signal }) => {
+      const c = await client();
+      const current = await readExample(c, key.exampleId, signal);
+      const left = setDraft(`${key.exampleId}-server`, 'example-on-server', draftText(current ? snapshot(current) : null));
+      const right = setDraft(`${key.exampleId}-draft`, 'example-yours', draftText(draft));
+      await vscode.commands.executeCommand('vscode.diff', left, right, `Example: on the server ↔ yours`, { preview: true });
+      return {};
+    });
+
+    host.router.onRequest(PickAttachment, async () => {
+      const uri = await prompter().openFile({ title: 'Attach a file to the example', openLabel: 'Attach', canSelectFiles: true, canSelectFolders: false });
+      if (!uri) return null;
+      const stat = await vscode.workspace.fs.stat(uri);
+      const name = path.basename(uri.path);
+      if (stat.size > MAX_ATTACHMENT_BYTES) throw new RequestError('invalidParams', `${name} is ${(stat.size / 1024 / 1024).toFixed(1)} MB; attachments can be at most ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB.`);
+      const bytes = await vscode.workspace.fs.readFile(uri);
+      const token = randomUUID();
+      files.set(token, { name, mimeType: mimeOf(name), bytes });
+      return { token, name, mimeType: mimeOf(name), size: bytes.byteLength };
+    });
+
+    host.router.onRequest(OpenAttachment, async ({ name }, { signal }) => {
+      const c = await client();
+      const current = await readExample(c, key.exampleId, signal);
+      const attachment = current?.attachments?.[name];
+      if (!attachment) throw new RequestError('invalidParams', `The example has no attachment named “${name}” (save first to open a new one).`);
+      const url = new URL(attachment.presigned_url);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RequestError('requestFailed', 'The attachment link is not a web address.');
+      // A presigned link: no API key goes with it.
+      const res = await fetch(url, { signal });
+      if (!res.ok) throw new RequestError('requestFailed', `Downloading “${name}” failed: ${res.status} ${res.statusText}.`);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      // The server's name never becomes a path: the copy gets a fresh name with a plain extension.
+      const file = vscode.Uri.file(path.join(os.tmpdir(), 'langsmith-attachments', `${randomUUID()}${extensionFor(name, attachment.mime_type ?? '')}`));
+      await vscode.workspace.fs.writeFile(file, bytes);
+      await vscode.commands.executeCommand('vscode.open', file, { preview: true });
+      return {};
+    });
+
+    host.router.onNotification(DraftState, ({ dirty: isDirty, draft }) => {
+      dirty = isDirty;
+      lastDraft = isDirty ? draft : null;
+      showTitle();
+    });
+
+    // Coming back into view in the same page (another group was focused): tell the app if the server moved on.
+    const viewState = host.panel.onDidChangeViewState(async () => {
+      if (!host.panel.active || !known) return;
+      try {
+        const current = await readExample(await client(), key.exampleId, host.signal);
+        const now = current ? snapshot(current) : null;
+        if (now?.modifiedAt !== known.modifiedAt) {
+          known = now;
+          void host.notify(ExampleChanged, { example: now });
+        }
+      } catch {
+        /* the next save or reload will say what is wrong */
+      }
+    });
+
+    return {
+      state,
+      dispose() {
+        viewState.dispose();
+        files.clear();
+        if (!dirty || !lastDraft) return;
+        // The tab was closed with unsaved changes: nothing the user wrote is dropped without asking.
+        const draft = lastDraft;
+        void vscode.window
+          .showWarningMessage(`“${baseTitle}” was closed with unsaved changes.`, { modal: false }, 'Reopen', 'Discard')
+          .then((choice) => {
+            if (choice !== 'Reopen') return;
+            recovered.set(key.exampleId, draft);
+            void panels.show(Panels.exampleEditor, key);
+          });
+      },
+    };
+  },
+};

@@ -1,0 +1,140 @@
+// The one place that creates, tracks, reveals and restores webview panels, from their descriptors. An app is a
+// descriptor (descriptors.ts), a protocol file (src/protocol/<app>.ts), a host controller (a PanelApp) and a
+// React app (webview-ui/src/apps/<app>/); this file is the same for all of them.
+import * as vscode from 'vscode';
+import type * as z from 'zod/mini';
+import type { ClientService } from '../auth/clientService';
+import type { ConnectionState, ReadyType, Schema } from '../protocol/messages';
+import type { PanelDescriptor } from './descriptors';
+import { WebviewHost } from './webviewHost';
+
+/** What host controllers may use. */
+export interface PanelServices {
+  readonly extensionUri: vscode.Uri;
+  readonly log: vscode.LogOutputChannel;
+  readonly clients: ClientService;
+  connection(): Promise<ConnectionState>;
+  readonly onDidChangeConnection: vscode.Event<void>;
+  /** Reloads what the Datasets tree shows of a dataset that a panel changed. */
+  refreshDataset(datasetId: string): void;
+}
+
+/** A panel being set up by its app's controller. */
+export interface PanelContext<K> {
+  readonly host: WebviewHost;
+  readonly key: K;
+  readonly services: PanelServices;
+  readonly panels: PanelFrame;
+  /** Sets the tab's title (it starts as the app's title for the key). */
+  setTitle(title: string): void;
+}
+
+/** What a panel's controller gives the frame. */
+export interface PanelController<S> {
+  /** The app's whole state, answered to every ready request (first load, shown again, restored). */
+  state(signal: AbortSignal): Promise<S>;
+  dispose?(): void;
+}
+
+/** The host side of one webview app. */
+export interface PanelApp<K, S extends Schema = Schema> {
+  readonly ready: ReadyType<S>;
+  /** The key of a restored panel, from the webview's own state: checked like any input; undefined when unusable. */
+  parseKey(raw: unknown): K | undefined;
+  /** Tells panels apart for `instances: 'perKey'`. */
+  keyId(key: K): string;
+  title(key: K): string;
+  open(context: PanelContext<K>): PanelController<z.infer<S>>;
+}
+
+interface OpenPanel {
+  readonly descriptor: PanelDescriptor;
+  readonly key: unknown;
+  readonly host: WebviewHost;
+  readonly controller: PanelController<unknown>;
+}
+
+export class PanelFrame implements vscode.Disposable {
+  private readonly open = new Map<string, OpenPanel>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly services: PanelServices,
+    descriptors: readonly PanelDescriptor[],
+  ) {
+    for (const descriptor of descriptors.filter((d) => d.restores)) {
+      this.disposables.push(
+        vscode.window.registerWebviewPanelSerializer(descriptor.viewType, {
+          deserializeWebviewPanel: (panel, state) => this.restore(descriptor, panel, state),
+        }),
+      );
+    }
+    this.disposables.push(services.onDidChangeConnection(() => void this.pushConnection()));
+  }
+
+  /** Reveals the panel showing `key`, or opens one. */
+  async show<K>(descriptor: PanelDescriptor, key: K, column: vscode.ViewColumn = vscode.ViewColumn.Active): Promise<WebviewHost> {
+    const app = (await descriptor.load()) as PanelApp<K>;
+    const id = this.instanceId(descriptor, app, key);
+    const existing = this.open.get(id);
+    if (existing) {
+      existing.host.panel.reveal();
+      return existing.host;
+    }
+    const panel = vscode.window.createWebviewPanel(descriptor.viewType, app.title(key), column);
+    return this.attach(descriptor, app, panel, key);
+  }
+
+  /** The open panels of an app (for notifications such as "this example changed on the server"). */
+  panelsOf<K>(descriptor: PanelDescriptor): { key: K; host: WebviewHost }[] {
+    return [...this.open.values()].filter((p) => p.descriptor.app === descriptor.app).map((p) => ({ key: p.key as K, host: p.host }));
+  }
+
+  private async restore(descriptor: PanelDescriptor, panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const app = await descriptor.load();
+    const restore = typeof state === 'object' && state !== null ? (state as { restore?: unknown }).restore : undefined;
+    const key = app.parseKey(restore);
+    if (key === undefined) {
+      this.services.log.warn(`A ${descriptor.app} panel could not be restored: its saved state is not usable.`);
+      panel.dispose();
+      return;
+    }
+    const id = this.instanceId(descriptor, app, key);
+    this.open.get(id)?.host.dispose();
+    this.attach(descriptor, app, panel, key);
+  }
+
+  private instanceId<K>(descriptor: PanelDescriptor, app: PanelApp<K>, key: K): string {
+    return descriptor.instances === 'one' ? descriptor.app : `${descriptor.app}:${app.keyId(key)}`;
+  }
+
+  private attach<K>(descriptor: PanelDescriptor, app: PanelApp<K>, panel: vscode.WebviewPanel, key: K): WebviewHost {
+    const id = this.instanceId(descriptor, app, key);
+    const host = new WebviewHost(panel, this.services.extensionUri, { app: descriptor.app, title: app.title(key), hasCss: descriptor.hasCss }, this.services.log);
+    panel.iconPath = vscode.Uri.joinPath(this.services.extensionUri, 'media', descriptor.icon);
+    const controller = app.open({ host, key, services: this.services, panels: this, setTitle: (title) => (panel.title = title) });
+    host.router.onRequest(app.ready, async (_params, { signal }) => {
+      const [connection, state] = await Promise.all([this.services.connection(), controller.state(signal)]);
+      host.markListening();
+      return { restore: key, connection, state };
+    });
+    this.open.set(id, { descriptor, key, host, controller: controller as PanelController<unknown> });
+    host.onDidDispose(() => {
+      controller.dispose?.();
+      if (this.open.get(id)?.host === host) this.open.delete(id);
+    });
+    return host;
+  }
+
+  private async pushConnection(): Promise<void> {
+    if (!this.open.size) return;
+    const { ConnectionNotice } = await import('../protocol/messages');
+    const connection = await this.services.connection();
+    for (const { host } of this.open.values()) void host.notify(ConnectionNotice, connection);
+  }
+
+  dispose(): void {
+    for (const p of [...this.open.values()]) p.host.dispose();
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
