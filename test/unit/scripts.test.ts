@@ -21,6 +21,7 @@ const HELP_RUNS: Record<string, { args: string[]; says: RegExp }> = {
   'test:e2e': { args: ['--help'], says: /here: e2e/ },
   bench: { args: ['--help'], says: /BENCH_ROUNDS/ },
   'bench:extension': { args: ['--help'], says: /activation/ },
+  'bench:diff': { args: ['--help'], says: /10,000 modified examples/ },
 };
 /** Scripts with no help mode: only what they name is checked. */
 const CHECKED_BY_FILES = new Set(['typecheck', 'package', 'test:unit', 'test:server', 'test:client']);

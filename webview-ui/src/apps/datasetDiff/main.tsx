@@ -1,4 +1,6 @@
 import { DatasetDiffReady } from '../../../../src/protocol/datasetDiff';
 import { mountApp } from '../../common/app';
+import { App } from './App';
+import './datasetDiff.css';
 
-mountApp(DatasetDiffReady, () => <main className="lsw-page">To be built.</main>);
+mountApp(DatasetDiffReady, App);

@@ -8,3 +8,5 @@ export { Button, Divider, ProgressRing, TextField } from './toolkit';
 export { Badge } from './Badge';
 export { Banner } from './Banner';
 export { JsonField } from './JsonField';
+export { ToggleButton } from './ToggleButton';
+export { TextButton } from './TextButton';
