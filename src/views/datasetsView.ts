@@ -101,7 +101,7 @@ export class ExampleNode extends TreeNode {
     item.description = [splitText, summarize(e.outputs, 40) ? `→ ${summarize(e.outputs, 40)}` : undefined].filter(Boolean).join(' · ');
     item.tooltip = markdownLines([`Inputs: ${escapeMarkdown(summarize(e.inputs, 300))}`, e.outputs ? `Outputs: ${escapeMarkdown(summarize(e.outputs, 300))}` : undefined, `id \`${e.id}\``]);
     item.contextValue = 'example';
-    item.command = { command: Commands.openExample, title: 'Open Example', arguments: [this] };
+    item.command = { command: Commands.editExample, title: 'Edit Example', arguments: [this] };
     return item;
   }
 }

@@ -34,7 +34,8 @@ export function schemaErrors(schema: Record<string, unknown> | null, value: Reco
   const result = validator.validate(value ?? {});
   if (result.valid) return [];
   // The interpreter reports each failure and also the keywords that wrap it ("properties", "allOf"): keep the leaves.
-  const leaves = result.errors.filter((e) => !WRAPPERS.has(e.keyword));
+  // A `false` subschema (what additionalProperties: false becomes) only repeats its parent's message.
+  const leaves = result.errors.filter((e) => !WRAPPERS.has(e.keyword) && e.keyword !== 'false');
   const lines = (leaves.length ? leaves : result.errors).map((e) => {
     const where = e.instanceLocation.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent).join('.');
     return `${where ? `${field}.${where}` : field}: ${e.error.replace(/^Instance /, '')}`;

@@ -1,0 +1,182 @@
+// The webview apps through the real host, in the workbench with the packaged .vsix, against a local server with
+// demo data: edit and save an example and see it on the server, a conflicting save offers VS Code's diff, a
+// reloaded window brings the draft back; compare two tagged versions of a dataset, see the right rows and open
+// a row in the diff editor. Screenshots in a dark and a light theme.
+import assert from 'node:assert/strict';
+import type { Frame, Page } from 'playwright-core';
+import { startServer } from '../../server/index';
+import { LangSmithClient } from '../../src/client';
+import { openLangSmithContainer, openWorkbench, runCommand, screenshot, webviewFrame, type Workbench } from './workbench';
+
+async function eventually<T>(probe: () => Promise<T | null | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value != null) return value;
+    if (Date.now() > deadline) throw new Error('the expected change did not happen in time');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+interface ExampleJson {
+  id: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  modified_at: string;
+}
+
+describe('webview apps in the workbench', function () {
+  let wb: Workbench;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  const key = 'local-dev-key';
+  const api = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${server.url}${path}`, { headers: { 'x-api-key': key } });
+    assert.ok(res.ok, `GET ${path}: ${res.status}`);
+    return (await res.json()) as T;
+  };
+  const sidebar = (page: Page) => page.locator('.part.sidebar');
+  const row = (page: Page, name: string | RegExp) => sidebar(page).getByRole('treeitem', { name }).first();
+  let datasetId: string;
+  let northwind: ExampleJson;
+
+  before(async () => {
+    server = await startServer({ port: 0, db: ':memory:', seed: 'demo', quiet: true });
+    wb = await openWorkbench({ LANGSMITH_ENDPOINT: server.url, LANGSMITH_API_KEY: key });
+    [{ id: datasetId }] = await api<{ id: string }[]>('/datasets?name=demo-invoices');
+    northwind = (await api<ExampleJson[]>(`/examples?dataset=${datasetId}`)).find((e) => JSON.stringify(e.inputs).includes('Northwind'))!;
+  });
+  after(async () => {
+    await wb?.close();
+    await server?.close();
+  });
+
+  async function openNorthwind(page: Page): Promise<Frame> {
+    await openLangSmithContainer(page);
+    const dataset = row(page, /^demo-invoices/);
+    await dataset.waitFor({ timeout: 30_000 });
+    const example = row(page, /Northwind/);
+    // The row may redraw while the tree loads: expand until the example shows.
+    await eventually(async () => {
+      if (await example.isVisible()) return true;
+      if ((await dataset.getAttribute('aria-expanded')) !== 'true') await dataset.click();
+      return (await example.waitFor({ timeout: 3_000 }).then(() => true, () => null));
+    }, 30_000);
+    await example.click(); // an example opens in the editor
+    const frame = await webviewFrame(page);
+    await frame.getByTestId('outputs').waitFor();
+    return frame;
+  }
+
+  it('opens an example from the tree, saves a change, and the server has it', async () => {
+    const { page } = wb;
+    const frame = await openNorthwind(page);
+    const outputs = frame.getByTestId('outputs').locator('textarea');
+    const edited = { ...northwind.outputs, total: 321.5 };
+    await outputs.fill(JSON.stringify(edited, null, 2));
+    await frame.getByTestId('status').filter({ hasText: 'Unsaved changes' }).waitFor();
+    await screenshot(page, 'example-editor-workbench-dark');
+    await frame.getByTestId('save').click();
+    await frame.getByText(/^Saved at /).waitFor({ timeout: 15_000 });
+    const [now] = await api<ExampleJson[]>(`/examples?id=${northwind.id}`);
+    assert.deepEqual(now!.outputs, edited);
+    northwind = now!;
+  });
+
+  it('does not overwrite a change made elsewhere: the save offers the diff editor', async () => {
+    const { page } = wb;
+    const frame = await webviewFrame(page);
+    // Someone else changes the example on the server.
+    const other = new LangSmithClient({ apiUrl: server.url, apiKey: key });
+    await other.examples.update({ datasetId, updates: [{ id: northwind.id, outputs: { ...northwind.outputs, total: 999 } }] });
+    await frame.getByTestId('outputs').locator('textarea').fill(JSON.stringify({ ...northwind.outputs, total: 322 }, null, 2));
+    await frame.getByTestId('save').click();
+    await frame.getByTestId('conflict').waitFor({ timeout: 15_000 });
+    const [server1] = await api<ExampleJson[]>(`/examples?id=${northwind.id}`);
+    assert.equal(server1!.outputs['total'], 999, 'the conflicting save wrote nothing');
+    await frame.getByRole('button', { name: 'Show Diff' }).click();
+    const diffTab = page.locator('.tabs-container .tab', { hasText: 'on the server ↔ yours' });
+    await diffTab.waitFor({ timeout: 15_000 });
+    // Server (999) on the left, the draft (322) on the right.
+    await page.locator('.monaco-diff-editor .editor.original .view-lines', { hasText: '999' }).waitFor();
+    await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: '322' }).waitFor();
+    await screenshot(page, 'example-editor-conflict-diff');
+    await diffTab.hover();
+    await diffTab.locator('.tab-actions .action-label').click();
+    await diffTab.waitFor({ state: 'detached' });
+    await page.locator('.tabs-container .tab', { hasText: 'Northwind' }).waitFor();
+  });
+
+  it('brings the unsaved draft back after the window reloads', async () => {
+    const { page } = wb;
+    // As a person reloads: the workbench saves its state (the open panel, the webview's own state) first.
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.fill('>Developer: Reload Window');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Developer: Reload Window' }).first().waitFor();
+    await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), input.press('Enter')]);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    const frame = await webviewFrame(page);
+    await frame.getByTestId('outputs').waitFor({ timeout: 30_000 });
+    assert.match(await frame.getByTestId('outputs').locator('textarea').inputValue(), /"total": 322/);
+    await frame.getByTestId('changed-on-server').or(frame.getByTestId('status').filter({ hasText: 'Unsaved changes' })).first().waitFor();
+  });
+
+  it('looks right in a light theme', async () => {
+    const { page } = wb;
+    await setTheme(page, 'light');
+    const frame = await webviewFrame(page);
+    await frame.getByTestId('outputs').waitFor();
+    await page.waitForTimeout(500);
+    await screenshot(page, 'example-editor-workbench-light');
+    await setTheme(page, 'dark');
+  });
+
+  /** Switches the workbench to a light or dark theme (and waits until it shows). */
+  async function setTheme(page: Page, kind: 'light' | 'dark') {
+    const isDark = async () => ((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').includes('vs-dark');
+    if ((await isDark()) === (kind === 'dark')) return;
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    await eventually(async () => ((await isDark()) === (kind === 'dark') ? true : null));
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  }
+
+  /** Answers the open quick pick: types to filter, waits for the entry, takes it. */
+  async function pick(page: Page, text: string, title: RegExp) {
+    const widget = page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title, .quick-input-header', { hasText: title }).first().waitFor({ timeout: 15_000 });
+    const input = widget.locator('input').first();
+    await input.fill(text);
+    await widget.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor();
+    await input.press('Enter');
+  }
+
+  it('compares two tagged versions of a dataset: the right rows, and a row in the diff editor', async () => {
+    const { page } = wb;
+    await runCommand(page, 'LangSmith: Compare Versions…');
+    await pick(page, 'demo-support-qa', /Compare versions of a dataset/);
+    await pick(page, 'v1', /\(1\/2\): from/);
+    await pick(page, 'prod', /\(2\/2\)/);
+    const frame = await eventually(async () => {
+      // The editor area switches from the example editor to the diff panel: look until it is there.
+      const f = await webviewFrame(page).catch(() => null);
+      return f && (await f.getByTestId('diff-list').count().catch(() => 0)) ? f : null;
+    }, 30_000);
+    await frame.locator('[data-testid="diff-row"]').first().waitFor({ timeout: 15_000 });
+    const count = (kind: string) => frame.locator(`[data-testid="diff-row"][data-kind="${kind}"]`).count();
+    // v1 → prod in the demo: three answers reviewed, one question replaced by another.
+    assert.deepEqual({ added: await count('added'), removed: await count('removed'), modified: await count('modified') }, { added: 1, removed: 1, modified: 3 });
+    const modified = frame.locator('[data-testid="diff-row"][data-kind="modified"]').first();
+    assert.match((await modified.locator('[data-testid="after"]').first().textContent()) ?? '', /\(reviewed\)/);
+    await screenshot(page, 'dataset-diff-workbench-dark');
+    await modified.locator('[data-testid="compare"]').click();
+    await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: '(reviewed)' }).waitFor({ timeout: 15_000 });
+    await screenshot(page, 'dataset-diff-row-in-diff-editor');
+    await setTheme(page, 'light');
+    await page.locator('.tabs-container .tab', { hasText: 'v1 → prod' }).click();
+    const light = await webviewFrame(page);
+    await light.locator('[data-testid="diff-row"]').first().waitFor();
+    await page.waitForTimeout(500);
+    await screenshot(page, 'dataset-diff-workbench-light');
+    await setTheme(page, 'dark');
+  });
+});
