@@ -3,18 +3,8 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startServer } from '../../server/index';
-import { contextMenu, openLangSmithContainer, openWorkbench, screenshot, type Workbench } from './workbench';
+import { eventually, contextMenu, openLangSmithContainer, openWorkbench, screenshot, type Workbench } from './workbench';
 
-/** Polls until the probe returns something (the UI acts asynchronously); fails after the deadline. */
-async function eventually<T>(probe: () => Promise<T | null | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value != null) return value;
-    if (Date.now() > deadline) throw new Error('the expected change did not happen in time');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('user flows', function () {
   let wb: Workbench;

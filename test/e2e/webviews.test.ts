@@ -6,17 +6,8 @@ import assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
 import { startServer } from '../../server/index';
 import { LangSmithClient } from '../../src/client';
-import { openLangSmithContainer, openWorkbench, runCommand, screenshot, webviewFrame, type Workbench } from './workbench';
+import { eventually, openLangSmithContainer, openWorkbench, runCommand, screenshot, webviewFrame, type Workbench } from './workbench';
 
-async function eventually<T>(probe: () => Promise<T | null | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value != null) return value;
-    if (Date.now() > deadline) throw new Error('the expected change did not happen in time');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 interface ExampleJson {
   id: string;
@@ -60,7 +51,10 @@ describe('webview apps in the workbench', function () {
       if (await example.isVisible()) return true;
       if ((await dataset.getAttribute('aria-expanded')) !== 'true') await dataset.click();
       return (await example.waitFor({ timeout: 3_000 }).then(() => true, () => null));
-    }, 30_000);
+    }, 30_000).catch(async (err) => {
+      await screenshot(page, 'failed-open-example');
+      throw err;
+    });
     await example.click(); // an example opens in the editor
     const frame = await webviewFrame(page);
     await frame.getByTestId('outputs').waitFor();
@@ -104,6 +98,13 @@ describe('webview apps in the workbench', function () {
     await diffTab.locator('.tab-actions .action-label').click();
     await diffTab.waitFor({ state: 'detached' });
     await page.locator('.tabs-container .tab', { hasText: 'Northwind' }).waitFor();
+    // The editor was hidden behind the diff: shown again, its page loads anew, asks for the state, and sees the
+    // server's newer version while keeping the draft.
+    const shownAgain = await eventually(async () => {
+      const f = await webviewFrame(page).catch(() => null);
+      return f && (await f.getByTestId('changed-on-server').count().catch(() => 0)) ? f : null;
+    }, 30_000);
+    assert.match(await shownAgain.getByTestId('outputs').locator('textarea').inputValue(), /"total": 322/);
   });
 
   it('brings the unsaved draft back after the window reloads', async () => {

@@ -131,3 +131,14 @@ export async function contextMenu(
     }
   }
 }
+
+/** Polls until the probe returns something (the UI acts asynchronously); fails after the deadline. */
+export async function eventually<T>(probe: () => Promise<T | null | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value != null) return value;
+    if (Date.now() > deadline) throw new Error('the expected change did not happen in time');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -46,7 +46,8 @@ describe('npm run scripts', () => {
         if (tool === 'node' || tool === 'bash') files.push(...rest.filter((a) => !a.startsWith('-')).slice(0, 1));
         for (let i = 0; i < rest.length - 1; i++) if (rest[i] === '--config' || rest[i] === '-p') files.push(rest[i + 1]!);
         if (tool === 'npm' && rest[0] === 'run') assert.ok(rest[1]! in scripts, `${name}: npm run ${rest[1]} is not a script`);
-        for (const f of files) assert.ok(fs.existsSync(path.join(root, f)), `${name}: ${f} does not exist`);
+        // dist/ is built by an earlier step of the same script (its help run above shows that works).
+        for (const f of files.filter((x) => !x.startsWith('dist/'))) assert.ok(fs.existsSync(path.join(root, f)), `${name}: ${f} does not exist`);
         if (rest.includes('--config')) {
           const config = JSON.parse(fs.readFileSync(path.join(root, rest[rest.indexOf('--config') + 1]!), 'utf8'));
           // Each spec glob is a folder and a `**/*.test.ts` pattern: the folder must hold such a file.
