@@ -43,6 +43,12 @@ describe('webview apps in the workbench', function () {
 
   async function openNorthwind(page: Page): Promise<Frame> {
     await openLangSmithContainer(page);
+    // The tree only renders rows in view: give the Datasets view the whole sidebar, so all of the dataset's
+    // examples (in server order, which differs from run to run) are there.
+    for (const view of ['Projects', 'Prompts', 'Annotation Queues']) {
+      const header = sidebar(page).locator('.pane-header', { hasText: view });
+      if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
+    }
     const dataset = row(page, /^demo-invoices/);
     await dataset.waitFor({ timeout: 30_000 });
     const example = row(page, /Northwind/);
