@@ -4,9 +4,8 @@
 // requests cancelled, errors with a retry, a draft search that survives a reload, 400 px, and screenshots in
 // both themes.
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import type { DatasetDiffState, DiffKind, DiffRow } from '../../src/protocol/datasetDiff';
-import { HostError, launchBrowser, openApp, shot, type OpenApp } from './harness';
+import { HostError, shot, webviewSuite, type OpenApp } from './harness';
 
 const KINDS: DiffKind[] = ['added', 'removed', 'modified'];
 
@@ -134,16 +133,11 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
 }
 
 describe('webview: dataset version diff', () => {
-  let browser: Browser;
+  const open = webviewSuite();
   let app: OpenApp;
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(async () => browser?.close());
-  afterEach(async () => app?.close());
 
   it('shows added, removed and modified examples with their field-level changes, server text as text', async () => {
-    app = await openApp(browser, 'datasetDiff', { handlers: fakeHost({ rows: smallDiff() }) });
+    app = await open('datasetDiff', { handlers: fakeHost({ rows: smallDiff() }) });
     await app.page.getByTestId('diff-row').nth(4).waitFor();
     assert.equal(await app.page.getByTestId('dataset-name').textContent(), 'demo-support-qa');
     assert.equal(await app.page.getByTestId('from').textContent(), 'v1');
@@ -183,7 +177,7 @@ describe('webview: dataset version diff', () => {
   });
 
   it('filters by kind', async () => {
-    app = await openApp(browser, 'datasetDiff', { handlers: fakeHost({ rows: smallDiff() }) });
+    app = await open('datasetDiff', { handlers: fakeHost({ rows: smallDiff() }) });
     await app.page.getByTestId('diff-row').nth(4).waitFor();
     assert.equal(await app.page.getByTestId('kind-added').getAttribute('aria-pressed'), 'true');
     await app.page.getByTestId('kind-modified').click();
@@ -204,7 +198,7 @@ describe('webview: dataset version diff', () => {
   });
 
   it('searches, says how many match, and clears the search with Escape', async () => {
-    app = await openApp(browser, 'datasetDiff', { handlers: fakeHost({ rows: smallDiff() }) });
+    app = await open('datasetDiff', { handlers: fakeHost({ rows: smallDiff() }) });
     await app.page.getByTestId('diff-row').nth(4).waitFor();
     const field = app.page.getByTestId('search').locator('input');
     await field.fill('reset');
@@ -226,7 +220,7 @@ describe('webview: dataset version diff', () => {
   });
 
   it('is operable from the keyboard: tab order, arrows, Enter compares, Shift+Enter edits', async () => {
-    app = await openApp(browser, 'datasetDiff', { handlers: fakeHost({ rows: smallDiff() }) });
+    app = await open('datasetDiff', { handlers: fakeHost({ rows: smallDiff() }) });
     await app.page.getByTestId('diff-row').nth(4).waitFor();
     await app.page.getByTestId('search').locator('input').focus();
     const order: (string | null)[] = [];
@@ -291,7 +285,7 @@ describe('webview: dataset version diff', () => {
     host['datasetDiff/open'] = () => {
       throw new HostError('invalidParams', 'That example is not part of this diff.');
     };
-    app = await openApp(browser, 'datasetDiff', { handlers: host });
+    app = await open('datasetDiff', { handlers: host });
     await app.page.getByTestId('page-error').waitFor();
     assert.equal(await app.page.getByTestId('page-error').textContent(), 'LangSmith did not answer.');
     fail = false;
@@ -304,7 +298,7 @@ describe('webview: dataset version diff', () => {
   });
 
   it('keeps the search and the kinds across a reload, and asks for the rows again', async () => {
-    app = await openApp(browser, 'datasetDiff', { handlers: fakeHost({ rows: smallDiff() }) });
+    app = await open('datasetDiff', { handlers: fakeHost({ rows: smallDiff() }) });
     await app.page.getByTestId('diff-row').nth(4).waitFor();
     await app.page.getByTestId('kind-removed').click();
     await app.page.getByTestId('search').locator('input').fill('how');
@@ -321,7 +315,7 @@ describe('webview: dataset version diff', () => {
 
   it('virtualises 10,000 rows: a window of them in the DOM, further pages fetched as they scroll in', async function () {
     this.timeout(120_000);
-    app = await openApp(browser, 'datasetDiff', { handlers: fakeHost({ count: 10_000, make: bigRow }) });
+    app = await open('datasetDiff', { handlers: fakeHost({ count: 10_000, make: bigRow }) });
     await app.page.locator(`[data-id="${id(100_000)}"]`).waitFor();
     assert.equal(await app.page.getByTestId('status').textContent(), '10,000 changes');
     const inDom = async () => app.page.locator('.dd-slot').count();
@@ -360,14 +354,20 @@ describe('webview: dataset version diff', () => {
 
   it('opens where it was when the tab is shown again (the webview is rebuilt), for the same query only', async function () {
     this.timeout(60_000);
-    app = await openApp(browser, 'datasetDiff', { handlers: fakeHost({ count: 10_000, make: bigRow }) });
+    app = await open('datasetDiff', { handlers: fakeHost({ count: 10_000, make: bigRow }) });
     await app.page.locator(`[data-id="${id(100_000)}"]`).waitFor();
     const list = app.page.getByTestId('diff-list');
     await list.evaluate((el) => (el.scrollTop = el.scrollHeight * 0.6));
     await waitFor(async () => (await app.page.getByTestId('diff-row').count()) > 0 && (await app.page.getByTestId('diff-row-pending').count()) === 0, 'rows at 60%');
     const shown = async () => (await rowIds(app)).map((r) => Number.parseInt(r!.slice(-12), 16) - 100_000);
-    const before = Math.min(...(await shown()));
-    await waitFor(async () => ((await app.savedState()) as { drafts?: { position?: { top: number } } }).drafts?.position?.top !== undefined, 'the position kept');
+    let before = Infinity;
+    await waitFor(async () => {
+      const ids = await shown();
+      before = Math.min(...ids);
+      return ids.length > 0;
+    }, 'the rows at 60% read');
+    // Kept 300 ms after the list rests; the list kept its top (0) once already when it first showed.
+    await waitFor(async () => (((await app.savedState()) as { drafts?: { position?: { top: number } } }).drafts?.position?.top ?? 0) > 0, 'the position kept');
     await app.reload();
     await waitFor(async () => (await shown()).some((i) => Math.abs(i - before) < 20), `rows near ${before} after the reload`);
     assert.ok(pages(app).at(-1)!.offset > 5000, 'the rows there were asked for, not the top');
@@ -391,7 +391,7 @@ describe('webview: dataset version diff', () => {
       }
       return serve(p);
     };
-    app = await openApp(browser, 'datasetDiff', { handlers: host });
+    app = await open('datasetDiff', { handlers: host });
     await app.page.locator(`[data-id="${id(100_000)}"]`).waitFor();
     const list = app.page.getByTestId('diff-list');
     await list.evaluate((el) => (el.scrollTop = el.scrollHeight / 4));
@@ -406,7 +406,7 @@ describe('webview: dataset version diff', () => {
 
   for (const theme of ['dark', 'light'] as const) {
     it(`takes a screenshot in the ${theme} theme, readable at 400 px`, async () => {
-      app = await openApp(browser, 'datasetDiff', { theme, handlers: fakeHost({ rows: smallDiff() }), width: 900, height: 640 });
+      app = await open('datasetDiff', { theme, handlers: fakeHost({ rows: smallDiff() }), width: 900, height: 640 });
       await app.page.getByTestId('diff-row').nth(4).waitFor();
       await app.page.getByTestId('diff-list').focus();
       await app.page.keyboard.press('ArrowDown');

@@ -1,8 +1,8 @@
 // The example editor app in real Chromium with a fake host: rendering, validation at the field (JSON and the
 // dataset's schema), drafts across reloads, saving, the conflict path, a refused save, attachments.
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { HostError, launchBrowser, openApp, shot, type OpenApp } from './harness';
+import type { Page } from 'playwright-core';
+import { HostError, shot, webviewSuite, type OpenApp } from './harness';
 
 const DATASET = '11111111-1111-4111-8111-111111111111';
 const EXAMPLE = '22222222-2222-4222-8222-222222222222';
@@ -46,20 +46,12 @@ async function type(page: Page, field: string, text: string) {
 const errorsOf = (page: Page, field: string) => page.getByTestId(field).locator('.lsw-field-errors li').allTextContents();
 
 describe('webview: example editor', () => {
-  let browser: Browser;
+  const open = webviewSuite();
   let app: OpenApp;
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(async () => browser?.close());
-  afterEach(async () => {
-    assert.deepEqual(app.problems, [], 'console errors or CSP violations in the page');
-    await app.close();
-  });
 
   it('shows the example: JSON fields, splits, attachments; screenshots in both themes', async () => {
     for (const theme of ['dark', 'light'] as const) {
-      app = await openApp(browser, 'exampleEditor', { theme, width: 900, height: 1100, handlers: { 'exampleEditor/ready': ready() } });
+      app = await open('exampleEditor', { theme, width: 900, height: 1100, handlers: { 'exampleEditor/ready': ready() } });
       await app.page.getByTestId('inputs').waitFor();
       assert.deepEqual(JSON.parse(await app.page.getByTestId('inputs').locator('textarea').inputValue()), example.inputs);
       assert.deepEqual(JSON.parse(await app.page.getByTestId('outputs').locator('textarea').inputValue()), example.outputs);
@@ -72,7 +64,7 @@ describe('webview: example editor', () => {
   });
 
   it('reads well at 400 px: nothing wider than the panel', async () => {
-    app = await openApp(browser, 'exampleEditor', { width: 400, height: 900, handlers: { 'exampleEditor/ready': ready() } });
+    app = await open('exampleEditor', { width: 400, height: 900, handlers: { 'exampleEditor/ready': ready() } });
     await app.page.getByTestId('inputs').waitFor();
     const overflow = await app.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at 400px`);
@@ -80,7 +72,7 @@ describe('webview: example editor', () => {
   });
 
   it('marks bad JSON and schema violations at the field and does not send them', async () => {
-    app = await openApp(browser, 'exampleEditor', { handlers: { 'exampleEditor/ready': ready(), 'exampleEditor/save': () => assert.fail('sent an invalid draft') } });
+    app = await open('exampleEditor', { handlers: { 'exampleEditor/ready': ready(), 'exampleEditor/save': () => assert.fail('sent an invalid draft') } });
     await app.page.getByTestId('inputs').waitFor();
     await type(app.page, 'inputs', '{"invoice_text": "x",');
     const [jsonError] = await errorsOf(app.page, 'inputs');
@@ -101,7 +93,7 @@ describe('webview: example editor', () => {
   });
 
   it('keeps the draft across a reload, tells the host it is dirty, and asks for the state again', async () => {
-    app = await openApp(browser, 'exampleEditor', { handlers: { 'exampleEditor/ready': ready() } });
+    app = await open('exampleEditor', { handlers: { 'exampleEditor/ready': ready() } });
     await app.page.getByTestId('inputs').waitFor();
     await type(app.page, 'outputs', '{"vendor": "ACME Hosting Inc.", "total": 1240.55}');
     await app.page.waitForFunction(() => true);
@@ -118,7 +110,7 @@ describe('webview: example editor', () => {
 
   it('saves what was written, attachments included, and says so', async () => {
     const saved = { ...example, outputs: { vendor: 'ACME Hosting Inc.', total: 1240.55 }, splits: ['train', 'test'], modifiedAt: '2026-11-21T09:00:00.000000+00:00' };
-    app = await openApp(browser, 'exampleEditor', {
+    app = await open('exampleEditor', {
       handlers: {
         'exampleEditor/ready': ready(),
         'exampleEditor/pickAttachment': () => ({ token: 'tok-1', name: 'scan.png', mimeType: 'image/png', size: 2048 }),
@@ -153,7 +145,7 @@ describe('webview: example editor', () => {
   it('on a conflict saves nothing, offers the diff, and overwrites only when asked', async () => {
     const theirs = { ...example, outputs: { vendor: 'ACME Hosting', total: 1000 }, modifiedAt: '2026-11-22T08:00:00.000000+00:00' };
     let saves = 0;
-    app = await openApp(browser, 'exampleEditor', {
+    app = await open('exampleEditor', {
       handlers: {
         'exampleEditor/ready': ready(),
         'exampleEditor/showDiff': () => ({}),
@@ -177,7 +169,7 @@ describe('webview: example editor', () => {
   });
 
   it('shows a server refusal at the top and keeps the draft', async () => {
-    app = await openApp(browser, 'exampleEditor', {
+    app = await open('exampleEditor', {
       handlers: {
         'exampleEditor/ready': ready(),
         'exampleEditor/save': () => {
@@ -197,7 +189,7 @@ describe('webview: example editor', () => {
   });
 
   it('writes a new example into the split it was opened on', async () => {
-    app = await openApp(browser, 'exampleEditor', {
+    app = await open('exampleEditor', {
       handlers: {
         'exampleEditor/ready': ready(state({ example: null, split: 'test' })),
         'exampleEditor/save': () => ({ status: 'saved', example: { ...example, splits: ['test'] } }),
@@ -216,7 +208,7 @@ describe('webview: example editor', () => {
 
   it('renders server text as text', async () => {
     const hostile = '<img src=x onerror="document.title=\'pwned\'">';
-    app = await openApp(browser, 'exampleEditor', {
+    app = await open('exampleEditor', {
       handlers: { 'exampleEditor/ready': ready(state({ dataset: { ...state().dataset, name: hostile }, example: { ...example, attachments: [{ name: hostile, mimeType: 'text/html' }] } })) },
     });
     await app.page.getByTestId('inputs').waitFor();

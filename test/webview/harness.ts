@@ -8,6 +8,7 @@
 //   app.requests('exampleEditor/save')            params of every save so far
 //   await app.notify('exampleEditor/changed', {…})
 //   await app.reload();                           same state, new page (a hidden tab shown again, a window reload)
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -161,6 +162,30 @@ export async function openApp(browser: Browser, app: string, options: AppOptions
 }
 
 export { launchBrowser } from '../../scripts/lib/vscode.mjs';
+import { launchBrowser } from '../../scripts/lib/vscode.mjs';
+
+/**
+ * One Chromium for a mocha suite. Each test opens its app with the function returned; the app is closed after
+ * the test, and a test that passed fails if the page logged an error or broke the CSP.
+ */
+export function webviewSuite(): (app: string, options: AppOptions) => Promise<OpenApp> {
+  let browser: Browser | undefined;
+  const opened: OpenApp[] = [];
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => browser?.close());
+  afterEach(async function () {
+    const problems = opened.flatMap((a) => a.problems);
+    await Promise.all(opened.splice(0).map((a) => a.close()));
+    if (this.currentTest?.state === 'passed') assert.deepEqual(problems, [], 'console errors or CSP violations in the page');
+  });
+  return async (app, options) => {
+    const open = await openApp(browser!, app, options);
+    opened.push(open);
+    return open;
+  };
+}
 
 /** Where component-test screenshots go (looked at by people, named in the README). */
 export async function shot(p: Page, name: string): Promise<void> {

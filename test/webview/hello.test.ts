@@ -1,23 +1,17 @@
 // The connection-check app on the frame: ready answered with state, a request, a draft that survives a reload,
 // notifications, and no CSP violation.
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, openApp, type OpenApp } from './harness';
+import { webviewSuite, type OpenApp } from './harness';
 
 const connection = { endpoint: 'http://127.0.0.1:1984', signedIn: true, source: 'environment' as const };
 const ready = () => ({ restore: 'hello', connection: { signedIn: true, endpoint: connection.endpoint }, state: connection });
 
 describe('webview: connection check', () => {
-  let browser: Browser;
+  const open = webviewSuite();
   let app: OpenApp;
-  before(async () => {
-    browser = await launchBrowser();
-  });
-  after(async () => browser?.close());
-  afterEach(async () => app?.close());
 
   it('renders the state the host answers to ready, and keeps how to restore it', async () => {
-    app = await openApp(browser, 'hello', { handlers: { 'hello/ready': ready } });
+    app = await open('hello', { handlers: { 'hello/ready': ready } });
     await app.page.getByTestId('endpoint').waitFor();
     assert.equal(await app.page.getByTestId('endpoint').textContent(), connection.endpoint);
     assert.equal(await app.page.getByTestId('signed-in').textContent(), 'signed in (environment)');
@@ -27,7 +21,7 @@ describe('webview: connection check', () => {
   });
 
   it('checks params before sending, and shows the host answer', async () => {
-    app = await openApp(browser, 'hello', {
+    app = await open('hello', {
       handlers: { 'hello/ready': ready, 'hello/ping': (p) => ({ reply: `got ${(p as { message: string }).message}`, connection, receivedAt: 'now' }) },
     });
     const field = app.page.getByTestId('message').locator('input');
@@ -43,7 +37,7 @@ describe('webview: connection check', () => {
   });
 
   it('keeps the draft across a reload and asks for the state again', async () => {
-    app = await openApp(browser, 'hello', { handlers: { 'hello/ready': ready } });
+    app = await open('hello', { handlers: { 'hello/ready': ready } });
     const field = app.page.getByTestId('message').locator('input');
     await field.fill('typed before the reload');
     await app.reload();
@@ -54,7 +48,7 @@ describe('webview: connection check', () => {
 
   it('shows a retry when ready fails, and the content after a retry', async () => {
     let calls = 0;
-    app = await openApp(browser, 'hello', {
+    app = await open('hello', {
       handlers: {
         'hello/ready': () => {
           if (calls++ === 0) throw Object.assign(new Error('Sign in to LangSmith first.'), { code: 'notSignedIn' });
@@ -71,7 +65,7 @@ describe('webview: connection check', () => {
   it('applies notifications, also one that arrives before the app listens to it', async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    app = await openApp(browser, 'hello', { handlers: { 'hello/ready': async () => (await held, ready()) } });
+    app = await open('hello', { handlers: { 'hello/ready': async () => (await held, ready()) } });
     // The app is still waiting for its state: nobody listens to this yet.
     await app.page.waitForFunction(() => document.querySelector('[aria-busy="true"]'));
     await app.notify('hello/connectionChanged', { ...connection, signedIn: false, source: 'none' });
