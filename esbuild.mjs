@@ -36,7 +36,8 @@ const webviewApps = fs.readdirSync('webview-ui/src/apps', { withFileTypes: true 
 /**
  * What activation does not need is bundled apart and loaded on first use through a dynamic `import()`:
  * undici (only with a proxy or a CA file; VS Code's fetch serves otherwise), the API client (the zod schemas
- * of every resource) and the CSV parser (only for a dataset from a CSV file). The client's errors are a bundle of their own that both the extension and the client
+ * of every resource), the CSV parser (only for a dataset from a CSV file)
+ * and the prompt-file format (YAML and manifests, only once a prompt file is open). The client's errors are a bundle of their own that both the extension and the client
  * require, so that one class of each exists and `instanceof` holds on either side.
  */
 const APART = {
@@ -44,6 +45,8 @@ const APART = {
   client: { entry: 'src/common/clientEntry.ts', lazy: true },
   clientErrors: { entry: 'src/client/errors.ts', lazy: false },
   csv: { entry: 'src/common/csv.ts', lazy: true },
+  // Prompt files: the YAML parser and the manifest conversion, loaded when a prompt file is first seen.
+  promptFile: { entry: 'src/prompts/promptFile.ts', lazy: true },
 };
 const apartFile = (entry) => (entry.includes('/') ? path.resolve(entry) : entry);
 
