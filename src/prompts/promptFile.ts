@@ -4,7 +4,7 @@
 // (`base`) gives back that very manifest when nothing changed, so a pulled file pushed unchanged is "nothing to
 // commit". No `vscode` here: this runs in the extension host, in tests and in the unit layer alike.
 import Mustache from 'mustache';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar, YAMLMap, YAMLSeq, type Document, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar, YAMLSeq, type Document, type Node } from 'yaml';
 import { MSG } from '../client/messages';
 import { checkTemplateFormat, TEMPLATE_FORMATS, type TemplateFormat } from '../client/templates/format';
 import { fstringVariables } from '../client/templates/fstring';
@@ -359,7 +359,7 @@ export function parsePromptFile(text: string): ParsedPromptFile {
   const r = new Reader(text);
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(text, { lineCounter: new LineCounter(), prettyErrors: false, uniqueKeys: true, maxAliasCount: 50 });
+    doc = parseDocument(text, { lineCounter: new LineCounter(), prettyErrors: false, uniqueKeys: true });
   } catch (e) {
     r.add('error', 'yaml', `Not valid YAML: ${e instanceof Error ? e.message : String(e)}`, { offset: 0, length: 0 });
     return { problems: r.problems, variables: [], templates: [] };
