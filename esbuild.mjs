@@ -46,7 +46,7 @@ const APART = {
   clientErrors: { entry: 'src/client/errors.ts', lazy: false },
   csv: { entry: 'src/common/csv.ts', lazy: true },
   // Prompt files: the YAML parser and the manifest conversion, loaded when a prompt file is first seen.
-  promptFile: { entry: 'src/prompts/promptFile.ts', lazy: true },
+  promptFile: { entry: 'src/prompts/format.ts', lazy: true },
 };
 const apartFile = (entry) => (entry.includes('/') ? path.resolve(entry) : entry);
 

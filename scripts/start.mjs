@@ -110,6 +110,14 @@ step(`local LangSmith server at ${serverUrl} (API key ${apiKey})`);
 let vscode;
 try {
   fs.mkdirSync(opts.state, { recursive: true });
+  // The demo workspace holds a prompt file of a demo prompt, to edit and push at once. An existing copy is the
+  // user's: it is never overwritten.
+  const demoPrompts = path.join(opts.state, 'workspace', 'prompts');
+  fs.mkdirSync(demoPrompts, { recursive: true });
+  for (const name of fs.readdirSync(path.join(root, 'scripts/demo'))) {
+    const target = path.join(demoPrompts, name);
+    if (!fs.existsSync(target)) fs.copyFileSync(path.join(root, 'scripts/demo', name), target);
+  }
   vscode = await startCodeServer({
     port: Number(opts.port) || undefined,
     host: opts.host,

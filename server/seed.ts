@@ -430,11 +430,16 @@ export function seedDemo(ctx: Ctx): void {
     const summarizer = insertRepo(ctx, local, { repo_handle: 'demo-summarizer', description: 'Summarizes support tickets.', tags: ['support', 'summarization'], is_public: false });
     createCommit(ctx, summarizer, chatManifest('You summarize support tickets.', 'Summarize: {ticket}', 'f-string', ['ticket']), null, 'first version');
     const c2 = createCommit(ctx, summarizer, chatManifest('You summarize support tickets in {max_words} words.', 'Summarize: {ticket}', 'f-string', ['max_words', 'ticket']), null, 'word limit');
-    createCommit(ctx, summarizer, chatManifest('You summarize support tickets in {max_words} words. Keep product names.', 'Ticket:\n{ticket}', 'f-string', ['max_words', 'ticket']), null, 'keep product names');
-    ctx.st.run('INSERT INTO repo_tags (id, repo_id, tag_name, commit_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', newId(), summarizer.id, 'prod', c2.id, nowIso(), nowIso());
+    const c3 = createCommit(ctx, summarizer, chatManifest('You summarize support tickets in {max_words} words. Keep product names.', 'Ticket:\n{ticket}', 'f-string', ['max_words', 'ticket']), null, 'keep product names');
+    // Environments as LangSmith teams use them: production a commit behind, staging on the latest.
+    const tag = (repoId: string, name: string, commitId: string) =>
+      ctx.st.run('INSERT INTO repo_tags (id, repo_id, tag_name, commit_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', newId(), repoId, name, commitId, nowIso(), nowIso());
+    tag(summarizer.id, 'production', c2.id);
+    tag(summarizer.id, 'staging', c3.id);
 
     const classifier = insertRepo(ctx, local, { repo_handle: 'demo-classifier', description: 'Routes a ticket to a team.', tags: ['routing'], is_public: true });
-    createCommit(ctx, classifier, plainManifest('Classify this ticket into billing, tech or account: {{ticket.body}}', 'mustache', ['ticket']), null, null);
+    const k1 = createCommit(ctx, classifier, plainManifest('Classify this ticket into billing, tech or account: {{ticket.body}}', 'mustache', ['ticket']), null, null);
+    tag(classifier.id, 'production', k1.id);
     createCommit(ctx, classifier, plainManifest('Classify into {{#teams}}{{.}}, {{/teams}}or other.\n\n{{ticket.body}}', 'mustache', ['teams', 'ticket']), null, null);
 
     const rag = insertRepo(ctx, local, { repo_handle: 'demo-rag-answer', description: 'Answers from retrieved context, with its model.', tags: ['rag'], is_public: true });

@@ -19,6 +19,8 @@ import { commandRegistrar } from './commands/registerCommand';
 import { registerResourceCommands } from './commands/resourceCommands';
 import { registerViewCommands } from './commands/viewCommands';
 import { registerPanelCommands } from './commands/panelCommands';
+import { registerPromptFileCommands } from './commands/promptFileCommands';
+import { PromptFileSupport } from './prompts/promptFiles';
 import { createLog } from './common/log';
 import { LangSmithDocuments, SCHEME } from './views/documents';
 import { LangSmithViews } from './views/views';
@@ -50,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
       clients,
       onDidChangeConnection: connection.onDidChange,
       refreshDataset: (datasetId) => views.refreshDataset(datasetId),
+      refreshPrompt: (name, handle) => views.refreshPrompt(name, handle),
       async connection() {
         const c = await connection.current();
         return { endpoint: c.endpoint, signedIn: c.apiKey !== undefined };
@@ -73,6 +76,8 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   registerFeedbackCommands(register, clients);
   registerExperimentCommands(register, clients);
   registerPanelCommands(register, clients, panels);
+  registerPromptFileCommands(register, clients, views, panels);
+  context.subscriptions.push(new PromptFileSupport());
 
   void connection.updateContext();
   // Other extensions get nothing: these services can make authenticated calls.

@@ -133,3 +133,7 @@ function defaultStatusText(status: number): string {
 export function isNotFound(e: unknown): e is LangSmithNotFoundError {
   return e instanceof LangSmithNotFoundError;
 }
+
+export function isConflict(e: unknown): e is LangSmithConflictError {
+  return e instanceof LangSmithConflictError || (e instanceof LangSmithError && e.status === 409);
+}

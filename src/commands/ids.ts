@@ -68,6 +68,16 @@ export const Commands = {
   makePromptPrivate: 'langsmith.makePromptPrivate',
   archivePrompt: 'langsmith.archivePrompt',
   unarchivePrompt: 'langsmith.unarchivePrompt',
+  // Prompt files and commits
+  pushPromptFile: 'langsmith.pushPromptFile',
+  pullPrompt: 'langsmith.pullPrompt',
+  compareWithRemote: 'langsmith.compareWithRemote',
+  compareCommits: 'langsmith.compareCommits',
+  tagCommit: 'langsmith.tagCommit',
+  deleteCommitTag: 'langsmith.deleteCommitTag',
+  promoteCommit: 'langsmith.promoteCommit',
+  openCommitManifest: 'langsmith.openCommitManifest',
+  importPrompty: 'langsmith.importPrompty',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

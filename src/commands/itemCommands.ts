@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import type { LangSmithClient } from '../client';
-import { documentUri, showDocument } from '../views/documents';
+import { documentUri, promptCommitUri, showDocument } from '../views/documents';
 import { DatasetNode, ExampleNode } from '../views/datasetsView';
 import { ProjectNode, RunNode } from '../views/projectsView';
 import { CommitNode, PromptNode } from '../views/promptsView';
@@ -23,8 +23,8 @@ export function registerItemCommands(register: CommandRegistrar, clients: Client
   });
   register(Commands.openCommit, async (node) => {
     if (!(node instanceof CommitNode)) throw new Error('Select a prompt commit to open.');
-    const id = `${node.promptNode.identifier}:${node.commit.commit_hash}`;
-    await showDocument(documentUri('commit', id, `${node.promptNode.repo.repo_handle}-${node.commit.commit_hash.slice(0, 8)}`));
+    // A commit reads as the prompt file it would pull into; the raw manifest is one command away.
+    await showDocument(promptCommitUri({ identifier: node.promptNode.identifier, commit: node.commit.commit_hash }, `${node.promptNode.repo.repo_handle}-${node.commit.commit_hash.slice(0, 8)}`));
   });
 
   register(Commands.copyId, async (clicked, selected) => {

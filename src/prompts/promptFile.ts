@@ -66,6 +66,8 @@ export interface VariableUse {
   where: 'template' | 'declaration';
   /** 'messages[1] (human)', 'template', 'input_variables'. */
   label: string;
+  /** An optional placeholder: LangChain does not list it among the input variables. */
+  optional?: boolean;
 }
 
 /** A template's place in the text (for completion inside templates). */
@@ -89,8 +91,21 @@ class Reader {
   readonly problems: Problem[] = [];
   readonly variables: VariableUse[] = [];
   readonly templates: TemplateSpan[] = [];
+  /** The parsed document, for resolving aliases. */
+  doc?: Document;
 
   constructor(readonly text: string) {}
+
+  /** The node as plain data with its aliases resolved (without the document an alias reads as `{source}`). */
+  plain(node: unknown): unknown {
+    if (!node || typeof node !== 'object' || !('toJSON' in node)) return node;
+    try {
+      return this.doc ? (node as Node).toJS(this.doc) : (node as Node).toJSON();
+    } catch (e) {
+      this.add('error', 'yaml', e instanceof Error ? e.message : String(e), this.at(node as Node));
+      return undefined;
+    }
+  }
 
   at(node: Node | null | undefined, fallback = 0): { offset: number; length: number } {
     const r = node?.range;
@@ -272,16 +287,19 @@ function readFormat(r: Reader, node: unknown, fallback: TemplateFormat): Templat
   }
 }
 
-function plain(node: unknown): unknown {
-  return node && typeof node === 'object' && 'toJSON' in node ? (node as Node).toJSON() : node;
-}
-
 function readParts(r: Reader, seq: YAMLSeq, format: TemplateFormat, label: string): FilePart[] {
   const parts: FilePart[] = [];
   seq.items.forEach((item, i) => {
     if (isMap(item) && item.has('text')) parts.push({ type: 'text', text: readTemplate(r, item.get('text', true), format, `${label} part ${i + 1}`) ?? '' });
-    else if (isMap(item) && item.has('raw')) parts.push({ type: 'raw', raw: plain(item.get('raw', true)) });
-    else r.add('error', 'part', 'A content part is `text: …` or `raw: {…}` (a LangChain object kept as it is).', r.at(item as Node));
+    else if (isMap(item) && item.has('raw')) {
+      parts.push({ type: 'raw', raw: r.plain(item.get('raw', true)) });
+      // An image template's inputs are the inputs it lists.
+      const vars = item.getIn(['raw', 'kwargs', 'input_variables'], true);
+      if (isSeq(vars))
+        for (const v of vars.items) {
+          if (isScalar(v) && typeof v.value === 'string') r.variables.push({ name: v.value, ...r.at(v), where: 'template', label: `${label} part ${i + 1}` });
+        }
+    } else r.add('error', 'part', 'A content part is `text: …` or `raw: {…}` (a LangChain object kept as it is).', r.at(item as Node));
   });
   return parts;
 }
@@ -311,7 +329,7 @@ function readMessages(r: Reader, node: unknown, format: TemplateFormat): FileMes
       const optNode = item.get('optional', true);
       const optional = isScalar(optNode) ? optNode.value === true : false;
       if (optNode !== undefined && !(isScalar(optNode) && typeof optNode.value === 'boolean')) r.add('error', 'type', '`optional` must be true or false.', r.at(optNode as Node));
-      if (name) r.variables.push({ name, ...r.at(node), where: 'template', label: `messages[${n}] (placeholder)` });
+      if (name) r.variables.push({ name, ...r.at(node), where: 'template', label: `messages[${n}] (placeholder)`, ...(optional ? { optional } : {}) });
       out.push({ kind: 'placeholder', name, optional });
       return;
     }
@@ -344,7 +362,7 @@ function readModel(r: Reader, node: unknown): PromptFile['model'] {
     r.add('error', 'model', '`model` must be a mapping: class (the LangChain class, e.g. langchain.chat_models.openai.ChatOpenAI) and its settings.', r.at(node as Node));
     return undefined;
   }
-  const settings = (node.toJSON() ?? {}) as Record<string, unknown>;
+  const settings = (r.plain(node) ?? {}) as Record<string, unknown>;
   const cls = settings['class'];
   delete settings['class'];
   if (typeof cls !== 'string' || !/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$/.test(cls)) {
@@ -366,6 +384,7 @@ export function parsePromptFile(text: string): ParsedPromptFile {
   }
   for (const err of doc.errors) r.add('error', 'yaml', err.message.split('\n')[0]!, { offset: err.pos[0], length: Math.max(1, err.pos[1] - err.pos[0]) });
   if (doc.errors.length) return { problems: r.problems, variables: [], templates: [] };
+  r.doc = doc;
   for (const w of doc.warnings) r.add('warning', 'yaml', w.message.split('\n')[0]!, { offset: w.pos[0], length: Math.max(1, w.pos[1] - w.pos[0]) });
   const root = doc.contents;
   if (!isMap(root)) {
@@ -437,7 +456,7 @@ export function parsePromptFile(text: string): ParsedPromptFile {
     const used = new Set(r.variables.filter((v) => v.where === 'template').map((v) => v.name));
     const declared = new Set(file.inputVariables);
     for (const v of r.variables) {
-      if (v.where === 'template' && !declared.has(v.name)) {
+      if (v.where === 'template' && !v.optional && !declared.has(v.name)) {
         r.add('warning', 'undeclared', `The variable “${v.name}” is used in ${v.label} but not declared in input_variables.`, v);
       } else if (v.where === 'declaration' && !used.has(v.name)) {
         r.add('hint', 'unused', `The variable “${v.name}” is declared but no template uses it.`, v);
@@ -486,18 +505,28 @@ function toChatMessage(m: FileMessage, base: ChatMessage | undefined): ChatMessa
   return { kind: 'message', role: m.role, template, templateFormat: m.templateFormat, ...(raw ? { raw } : {}) };
 }
 
-function fileVariables(file: PromptFile): string[] {
+/** The inputs a raw content part (an image template…) lists in its `input_variables`. */
+function rawVariables(raw: unknown): string[] {
+  const vars = (raw as LcNode | undefined)?.kwargs?.['input_variables'];
+  return Array.isArray(vars) ? vars.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function fileVariables(file: PromptFile, rawOnly = false): string[] {
   const seen = new Set<string>();
   const add = (t: string, f: TemplateFormat) => {
-    for (const v of f === 'mustache' ? mustacheVariables(t) : fstringVariables(t)) seen.add(v);
+    if (!rawOnly) for (const v of f === 'mustache' ? mustacheVariables(t) : fstringVariables(t)) seen.add(v);
   };
   if (file.body.kind === 'string') add(file.body.template, file.templateFormat);
   else
     for (const m of file.body.messages) {
       if (m.kind === 'placeholder') {
-        if (!m.optional) seen.add(m.name);
+        if (!m.optional && !rawOnly) seen.add(m.name);
       } else if (typeof m.template === 'string') add(m.template, m.templateFormat);
-      else for (const p of m.template) if (p.type === 'text') add(p.text, m.templateFormat);
+      else
+        for (const p of m.template) {
+          if (p.type === 'text') add(p.text, m.templateFormat);
+          else for (const v of rawVariables(p.raw)) seen.add(v);
+        }
     }
   return [...seen];
 }
@@ -533,10 +562,12 @@ export function toManifest(file: PromptFile, base?: unknown): LcNode {
     manifest = { prompt, model: node, wrapper };
   }
   const out = writeManifest(manifest);
-  // The written prompt lists the templates' variables; a file that declares the same set keeps its order.
+  // The written prompt lists the templates' variables (not those of raw parts); a file that declares the same set
+  // keeps its order.
   const promptNode = manifest.wrapper ? (out.kwargs?.['first'] as LcNode) : out;
   const k = promptNode.kwargs ?? {};
-  if (!same(k['input_variables'], inputVariables) && same([...((k['input_variables'] as string[]) ?? [])].sort(), [...inputVariables].sort())) {
+  const written = [...new Set([...((k['input_variables'] as string[]) ?? []), ...fileVariables(file, true)])];
+  if (!same(k['input_variables'], inputVariables) && same(written.sort(), [...inputVariables].sort())) {
     k['input_variables'] = [...inputVariables];
   }
   return out;
@@ -621,11 +652,17 @@ function fileObject(file: PromptFile): Record<string, unknown> {
   return o;
 }
 
+// Double-quoted text stays on one line: yaml's multi-line double quoting garbles a line of one space ("a \n \nb").
+const WRITE_OPTIONS = { lineWidth: 0, minContentWidth: 0, blockQuote: 'literal', doubleQuotedMinMultiLineLength: Number.MAX_SAFE_INTEGER } as const;
+
 const HEADER = ' A LangSmith prompt file: “LangSmith: Push Prompt File as Commit…” pushes it, the Prompts view pulls it.';
 
 function styleStrings(node: unknown): void {
-  // Multi-line text as literal blocks, so a template reads as it is written.
-  if (isScalar(node) && typeof node.value === 'string' && node.value.includes('\n')) node.type = Scalar.BLOCK_LITERAL;
+  // Multi-line text as literal blocks, so a template reads as it is written. Text of blanks and line breaks
+  // alone is double-quoted: a block scalar would read its blank-only lines back as empty lines.
+  if (isScalar(node) && typeof node.value === 'string' && node.value.includes('\n')) {
+    node.type = /[^ \t\n]/.test(node.value) ? Scalar.BLOCK_LITERAL : Scalar.QUOTE_DOUBLE;
+  }
   if (isMap(node)) for (const pair of node.items) styleStrings(pair.value);
   if (isSeq(node)) for (const item of node.items) styleStrings(item);
 }
@@ -636,7 +673,7 @@ export function writePromptFile(file: PromptFile, o: { header?: boolean } = {}):
   doc.contents = doc.createNode(fileObject(file)) as unknown as typeof doc.contents;
   styleStrings(doc.contents);
   if (o.header) doc.commentBefore = HEADER;
-  return doc.toString({ lineWidth: 0, minContentWidth: 0, blockQuote: 'literal' });
+  return doc.toString(WRITE_OPTIONS);
 }
 
 /** Writes the value into the YAML node in place: comments, key order and styles of what stays are kept. */
@@ -672,7 +709,7 @@ export function rewritePromptFile(text: string, file: PromptFile): string {
   const doc = parseDocument(text);
   if (doc.errors.length || !isMap(doc.contents)) return writePromptFile(file, { header: true });
   merge(doc, doc.contents, fileObject(file));
-  return doc.toString({ lineWidth: 0, minContentWidth: 0, blockQuote: 'literal' });
+  return doc.toString(WRITE_OPTIONS);
 }
 
 /** A manifest as the readable prompt file text (what the diff editor and commit documents show). */

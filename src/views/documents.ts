@@ -7,7 +7,14 @@ import { isNotFound } from '../client/errors';
 
 export const SCHEME = 'langsmith';
 
-type Kind = 'run' | 'example' | 'exampleVersion' | 'draft' | 'commit' | 'publicDataset' | 'similarExamples';
+type Kind = 'run' | 'example' | 'exampleVersion' | 'draft' | 'commit' | 'promptCommit' | 'publicDataset' | 'similarExamples';
+
+/** A commit shown as a prompt file: `like` is a local prompt file whose layout (key order, comments) it follows. */
+export interface PromptCommitRef {
+  identifier: string;
+  commit: string;
+  like?: string;
+}
 
 export function documentUri(kind: 'run' | 'example', id: string, label: string): vscode.Uri;
 export function documentUri(kind: 'commit', identifier: string, label: string): vscode.Uri;
@@ -18,10 +25,19 @@ export function documentUri(kind: 'exampleVersion', version: string, label: stri
 export function documentUri(kind: 'draft', draftId: string, label: string): vscode.Uri;
 /** `search` is JSON: {datasetId, inputs, limit}; the dataset must be indexed. */
 export function documentUri(kind: 'similarExamples', search: string, label: string): vscode.Uri;
+/** `ref` is JSON: a {@link PromptCommitRef}; the commit as a readable prompt file. */
+export function documentUri(kind: 'promptCommit', ref: string, label: string): vscode.Uri;
 export function documentUri(kind: Kind, ref: string, label: string): vscode.Uri {
   // The label (a readable file name) is the path; what to fetch is in the query.
   const name = label.replace(/[\\/:*?"<>|\s]+/g, '-').slice(0, 60) || kind;
-  return vscode.Uri.from({ scheme: SCHEME, path: `/${kind}/${name}.json`, query: new URLSearchParams({ kind, ref }).toString() });
+  const ext = kind === 'promptCommit' ? '.prompt.yaml' : '.json';
+  return vscode.Uri.from({ scheme: SCHEME, path: `/${kind}/${name}${ext}`, query: new URLSearchParams({ kind, ref }).toString() });
+}
+
+/** The document of a prompt commit (or tag, or 'latest') as a prompt file. */
+export function promptCommitUri(ref: PromptCommitRef, label?: string): vscode.Uri {
+  const name = ref.identifier.split('/').pop() ?? ref.identifier;
+  return documentUri('promptCommit', JSON.stringify(ref), label ?? `${name}-${ref.commit.slice(0, 12)}`);
 }
 
 /** Drafts handed over by webviews, by id; their documents show this text. */
@@ -57,6 +73,7 @@ export class LangSmithDocuments implements vscode.TextDocumentContentProvider {
     const signal = abort.signal;
     if (kind === 'draft') return drafts.get(ref) ?? '';
     try {
+      if (kind === 'promptCommit') return await this.promptCommitText(JSON.parse(ref) as PromptCommitRef, signal);
       if (kind === 'exampleVersion') {
         const { exampleId, asOf } = JSON.parse(ref) as { exampleId: string; asOf: string };
         const example = await this.clients.call((client) => client.examples.read(exampleId, { asOf, signal })).catch((err: unknown) => {
@@ -90,6 +107,34 @@ export class LangSmithDocuments implements vscode.TextDocumentContentProvider {
     } finally {
       sub.dispose();
     }
+  }
+
+  private async promptCommitText(ref: PromptCommitRef, signal: AbortSignal): Promise<string> {
+    const format = await import('../prompts/format');
+    const { manifest, repo } = await this.clients.call(async (client) => {
+      const [pulled, repo] = await Promise.all([client.prompts.pull(`${ref.identifier}:${ref.commit}`, { includeModel: true, signal }), client.prompts.get(ref.identifier, { signal })]);
+      return { manifest: pulled.manifest, repo };
+    });
+    const meta = { identifier: ref.identifier.replace(/^-\//, ''), description: repo?.description, readme: repo?.readme, tags: repo?.tags, isPublic: repo?.is_public };
+    if (ref.like) {
+      // Follow the local file: its layout and comments, and only the attributes it sets, so the diff shows content.
+      const local = await vscode.workspace.openTextDocument(vscode.Uri.parse(ref.like));
+      const parsed = format.parsePromptFile(local.getText());
+      if (parsed.file) {
+        const f = parsed.file;
+        const remote = format.fromManifest(manifest, {
+          identifier: f.identifier ?? meta.identifier,
+          description: f.description !== undefined ? meta.description ?? '' : undefined,
+          readme: f.readme !== undefined ? meta.readme ?? '' : undefined,
+          tags: f.tags !== undefined ? meta.tags ?? [] : undefined,
+          isPublic: f.visibility !== undefined ? meta.isPublic : undefined,
+        });
+        if (f.tags !== undefined && !remote.tags) remote.tags = [];
+        if (f.inputVariables === undefined) delete remote.inputVariables;
+        return format.rewritePromptFile(local.getText(), remote);
+      }
+    }
+    return format.manifestAsPromptFile(manifest, meta);
   }
 }
 

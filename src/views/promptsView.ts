@@ -176,7 +176,7 @@ export class CommitNode extends TreeNode {
     item.iconPath = new vscode.ThemeIcon(this.tags.length ? 'tag' : 'git-commit');
     item.description = [this.tags.join(', ') || undefined, formatWhen(c.created_at)].filter(Boolean).join(' · ');
     item.tooltip = markdownLines([`Commit \`${c.commit_hash}\``, c.created_at ? `Created ${new Date(c.created_at).toLocaleString()}` : undefined, this.tags.length ? `Tags: ${this.tags.map(escapeMarkdown).join(', ')}` : undefined]);
-    item.contextValue = 'commit';
+    item.contextValue = `commit.${this.promptNode.own ? 'own' : 'other'}.${this.tags.length ? 'tagged' : 'untagged'}`;
     item.command = { command: Commands.openCommit, title: 'Open Commit', arguments: [this] };
     return item;
   }

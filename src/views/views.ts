@@ -77,6 +77,13 @@ export class LangSmithViews implements vscode.Disposable {
     if (node) this.datasets.refresh(node);
   }
 
+  /** Reloads a prompt of the own workspace (its commits and tags) after a push or a tag change; the whole view when it is new. */
+  refreshPrompt(name: string, handle: string | null): void {
+    const root = this.prompts.root;
+    const node = root.shownChild(`prompt/${handle ?? '-'}/${name}`) ?? root.shownChild(`prompt/-/${name}`);
+    this.prompts.refresh(node ?? root);
+  }
+
   refreshNode(node: TreeNode): void {
     this.viewOf(node)?.refresh(node);
   }

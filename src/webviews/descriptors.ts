@@ -47,4 +47,13 @@ export const Panels = {
     instances: 'perKey',
     load: () => import('./datasetDiffPanel').then((m) => m.datasetDiffApp as PanelApp<unknown>),
   },
+  promptCommit: {
+    app: 'promptCommit',
+    viewType: 'langsmith.promptCommit',
+    icon: 'langsmith.svg',
+    hasCss: true,
+    restores: true,
+    instances: 'perKey',
+    load: () => import('./promptCommitPanel').then((m) => m.promptCommitApp as PanelApp<unknown>),
+  },
 } as const satisfies Record<string, PanelDescriptor>;

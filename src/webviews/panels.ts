@@ -17,6 +17,8 @@ export interface PanelServices {
   readonly onDidChangeConnection: vscode.Event<void>;
   /** Reloads what the Datasets tree shows of a dataset that a panel changed. */
   refreshDataset(datasetId: string): void;
+  /** Reloads what the Prompts tree shows of a prompt that a panel changed (pushed to, tagged). */
+  refreshPrompt(name: string, handle: string | null): void;
 }
 
 /** A panel being set up by its app's controller. */

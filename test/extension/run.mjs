@@ -37,6 +37,7 @@ try {
       LANGSMITH_ENDPOINT: serverUrl,
       LANGSMITH_API_KEY: 'local-dev-key',
       LANGSMITH_WORKSPACE_ID: '',
+      ...(process.env.LSW_TEST_GREP ? { LSW_TEST_GREP: process.env.LSW_TEST_GREP } : {}),
     },
   });
 } catch (err) {

@@ -10,7 +10,9 @@ import Mocha from 'mocha';
 export function run(): Promise<void> {
   (Mocha.reporters.Base as unknown as { consoleLog: (...a: unknown[]) => void }).consoleLog = (...a: unknown[]) =>
     console.log('[mocha]', util.format(...(a as [string, ...unknown[]])));
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
+  // LSW_TEST_GREP runs only the tests whose titles match (while working on one suite).
+  const grep = process.env.LSW_TEST_GREP;
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec', ...(grep ? { grep } : {}) });
   for (const f of fs.readdirSync(__dirname).sort()) {
     if (f.endsWith('.test.js')) mocha.addFile(path.join(__dirname, f));
   }

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/views/treeNode';
-import { activateWorkbench, apiKey, endpoint } from './support';
+import { activateWorkbench, apiKey, endpoint, eventuallyText } from './support';
 
 
 type AnyNode = TreeNode & Record<string, any>;
@@ -138,9 +138,16 @@ describe('trees and commands against the local server', function () {
       withTag.push(...commits.filter((c) => c.tags.length > 0));
     }
     assert.ok(withTag.length > 0, 'the demo tags a commit');
+    // A commit opens as a readable prompt file; its raw manifest is one command away.
     await vscode.commands.executeCommand('langsmith.openCommit', withTag[0]);
-    const doc = vscode.window.activeTextEditor!.document;
-    const pulled = JSON.parse(doc.getText());
+    const readable = await eventuallyText(() => vscode.window.activeTextEditor?.document, (t) => /^messages:|^template:/m.test(t));
+    assert.match(readable, new RegExp(`^prompt: ${withTag[0].promptNode.repo.repo_handle}$`, 'm'));
+    assert.match(readable, /^template_format: (f-string|mustache)$/m);
+    assert.ok(!readable.includes('"lc"'), 'no serialized LangChain JSON in the readable form');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await vscode.commands.executeCommand('langsmith.openCommitManifest', withTag[0]);
+    const raw = await eventuallyText(() => vscode.window.activeTextEditor?.document, (t) => t.startsWith('{'));
+    const pulled = JSON.parse(raw);
     assert.equal(pulled.commit_hash, withTag[0].commit.commit_hash);
     assert.ok(pulled.manifest, 'the manifest is shown');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');

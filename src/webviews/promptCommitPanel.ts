@@ -1,0 +1,189 @@
+// The prompt commit panel's host side: reads the prompt file as the editor has it (saved or not) and the prompt
+// on LangSmith, tells the webview what a push would change, follows the file while it is edited, and pushes
+// (never on a parent other than the one the user saw).
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Commands } from '../commands/ids';
+import type { ParsedPromptFile } from '../prompts/promptFile';
+import { parsePromptDocument, promptFormat } from '../prompts/promptFiles';
+import type { RemotePrompt } from '../prompts/promptSync';
+import {
+  OpenCommit,
+  PromptCommitChanged,
+  PromptCommitKey,
+  PromptCommitReady,
+  PushPrompt,
+  RevealFile,
+  ShowDiff,
+  type LocalInfo,
+  type PromptCommitState,
+  type RemoteInfo,
+} from '../protocol/promptCommit';
+import { RequestError } from '../protocol/router';
+import { promptCommitUri, showDocument } from '../views/documents';
+import type { PanelApp } from './panels';
+
+const PROMPT_FILE = /\.prompt\.(ya?ml|json)$/i;
+
+function fileUri(key: PromptCommitKey): vscode.Uri | undefined {
+  try {
+    const uri = vscode.Uri.parse(key.uri, true);
+    // Only documents the user edits: never our own read-only commits, never command links.
+    if (!['file', 'untitled', 'vscode-remote', 'vscode-userdata', 'vscode-vfs'].includes(uri.scheme)) return undefined;
+    return PROMPT_FILE.test(uri.path) ? uri : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The prompt a file names, even when the file has problems elsewhere (so the panel can still show the remote). */
+function namedPrompt(parsed: ParsedPromptFile, text: string): string | null {
+  if (parsed.file?.identifier) return parsed.file.identifier;
+  const m = /^prompt:[ \t]*["']?([A-Za-z0-9][\w.-]*(?:\/[A-Za-z0-9][\w.-]*)?)["']?[ \t]*(?:#.*)?$/m.exec(text);
+  return m?.[1] ?? null;
+}
+
+function localInfo(doc: vscode.TextDocument, parsed: ParsedPromptFile): LocalInfo {
+  const text = doc.getText();
+  const f = parsed.file;
+  return {
+    fileName: path.posix.basename(doc.uri.path),
+    dirty: doc.isDirty,
+    identifier: namedPrompt(parsed, text),
+    templateFormat: f?.templateFormat ?? null,
+    variables: [...new Set(parsed.variables.filter((v) => v.where === 'template').map((v) => v.name))],
+    problems: parsed.problems
+      .filter((p) => p.severity === 'error' || p.severity === 'warning')
+      .slice(0, 100)
+      .map((p) => {
+        const pos = doc.positionAt(Math.min(p.offset, text.length));
+        return { message: p.message.slice(0, 2000), severity: p.severity, line: pos.line + 1, column: pos.character + 1 };
+      }),
+    description: f?.description ?? null,
+    visibility: f?.visibility ?? null,
+  };
+}
+
+function remoteInfo(r: RemotePrompt): RemoteInfo {
+  const t = r.target;
+  const tagsOf = (hash: string) => r.tags.filter((x) => x.commit_hash === hash).map((x) => x.tag_name);
+  const env = (name: string) => r.tags.find((x) => x.tag_name === name)?.commit_hash ?? null;
+  return {
+    displayName: t.own ? (t.handle ? `${t.handle}/${t.name}` : t.name) : `${t.owner}/${t.name}`,
+    exists: r.repo !== null,
+    own: t.own,
+    refusal: t.refusal ?? null,
+    isPublic: r.repo ? !!r.repo.is_public : null,
+    description: r.repo?.description ?? null,
+    latest: r.latest ? { hash: r.latest.commit_hash, createdAt: r.latest.created_at ?? null, tags: tagsOf(r.latest.commit_hash) } : null,
+    environments: { production: env('production'), staging: env('staging') },
+    tags: r.tags.map((x) => x.tag_name),
+  };
+}
+
+export const promptCommitApp: PanelApp<PromptCommitKey, typeof PromptCommitReady.result.shape.state> = {
+  ready: PromptCommitReady,
+  parseKey(raw) {
+    const key = PromptCommitKey.safeParse(raw);
+    return key.success && fileUri(key.data) ? key.data : undefined;
+  },
+  keyId: (key) => key.uri,
+  title: (key) => `Push · ${path.posix.basename(fileUri(key)?.path ?? 'prompt')}`,
+
+  open({ host, key, services }) {
+    const uri = fileUri(key)!;
+    let remote: RemotePrompt | null = null;
+    let remoteError: string | null = null;
+    let remoteFor: string | null = null;
+    const client = () => services.clients.client();
+
+    async function readRemote(identifier: string, signal: AbortSignal): Promise<void> {
+      const format = await promptFormat();
+      try {
+        remote = await format.readRemote(await client(), identifier, signal);
+        remoteError = null;
+      } catch (e) {
+        if (signal.aborted) throw e;
+        remote = null;
+        remoteError = e instanceof Error ? e.message : String(e);
+      }
+      remoteFor = identifier;
+    }
+
+    /** The state; the remote prompt is read again when asked or when the file now names another prompt. */
+    async function state(signal: AbortSignal, refetch = true): Promise<PromptCommitState> {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const parsed = await parsePromptDocument(doc);
+      const local = localInfo(doc, parsed);
+      if (local.identifier && (refetch || remoteFor !== local.identifier)) await readRemote(local.identifier, signal);
+      const current = local.identifier && remoteFor === local.identifier ? remote : null;
+      const format = await promptFormat();
+      const changes = parsed.file && current && !current.target.refusal ? format.changesBetween(current, parsed.file) : [];
+      return { local, remote: current ? remoteInfo(current) : null, remoteError: local.identifier ? remoteError : null, changes };
+    }
+
+    // Follow the file while it is edited.
+    let timer: NodeJS.Timeout | undefined;
+    const follow = (doc: vscode.TextDocument) => {
+      if (doc.uri.toString() !== uri.toString()) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        state(host.signal, false).then(
+          (s) => host.notify(PromptCommitChanged, s),
+          (e: unknown) => services.log.warn(`Prompt commit panel: ${e instanceof Error ? e.message : String(e)}`),
+        );
+      }, 250);
+    };
+    const subscriptions = [
+      vscode.workspace.onDidChangeTextDocument((e) => follow(e.document)),
+      vscode.workspace.onDidSaveTextDocument(follow),
+    ];
+
+    host.router.onRequest(PushPrompt, async ({ parent, description, tags, create }, { signal }) => {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const parsed = await parsePromptDocument(doc);
+      if (!parsed.file) {
+        const first = parsed.problems.find((p) => p.severity === 'error');
+        throw new RequestError('invalidParams', `Fix the problems in ${path.posix.basename(uri.path)} first${first ? `: ${first.message}` : ''}. Nothing was pushed.`);
+      }
+      const format = await promptFormat();
+      const outcome = await format.pushPromptFile(await client(), parsed.file, { expectedParent: parent, description, commitTags: tags, create: create ?? undefined, signal });
+      const next = await state(signal, true);
+      if (outcome.status === 'stale') return { status: 'stale' as const, state: next };
+      const target = remote?.target;
+      if (target) services.refreshPrompt(target.name, target.handle);
+      if (outcome.status === 'nothingToCommit') {
+        services.log.info(`Push of ${uri.fsPath || uri.path}: nothing to commit${outcome.updated.length ? `; updated ${outcome.updated.join(', ')}` : ''}.`);
+        return { status: 'nothingToCommit' as const, hash: outcome.commitHash, updated: outcome.updated, tags: outcome.tags, state: next };
+      }
+      services.log.info(`Pushed ${uri.fsPath || uri.path} as commit ${outcome.commitHash} of ${parsed.file.identifier}${outcome.created ? ' (new prompt)' : ''}.`);
+      return { status: 'pushed' as const, hash: outcome.commitHash, created: outcome.created, updated: outcome.updated, tags: outcome.tags, state: next };
+    });
+
+    host.router.onRequest(ShowDiff, async () => {
+      await vscode.commands.executeCommand(Commands.compareWithRemote, uri, 'latest');
+      return {};
+    });
+
+    host.router.onRequest(OpenCommit, async ({ hash }) => {
+      if (!/^[0-9a-f]{6,64}$/i.test(hash) || !remote) throw new RequestError('invalidParams', 'Unknown commit.');
+      await showDocument(promptCommitUri({ identifier: remote.target.identifier, commit: hash }));
+      return {};
+    });
+
+    host.router.onRequest(RevealFile, async ({ line, column }) => {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), Math.max(0, (column ?? 1) - 1));
+      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(pos, pos) });
+      return {};
+    });
+
+    return {
+      state: (signal) => state(signal, true),
+      dispose() {
+        clearTimeout(timer);
+        for (const s of subscriptions) s.dispose();
+      },
+    };
+  },
+};
