@@ -97,6 +97,15 @@ describe('npm start', function () {
     await page.locator('.part.sidebar [role="treeitem"]', { hasText: 'demo-chat-transcripts' }).waitFor();
   });
 
+  it('puts the demo prompt file in the workspace, matching the demo prompt', async () => {
+    const folder = decodeURIComponent(new URL(vscodeUrl).searchParams.get('folder') ?? '');
+    const file = path.join(folder, 'prompts', 'demo-summarizer.prompt.yaml');
+    assert.ok(fs.existsSync(file), `${file} is missing`);
+    assert.match(fs.readFileSync(file, 'utf8'), /^prompt: demo-summarizer$/m);
+    await page.locator('.part.activitybar a.action-label[aria-label^="Explorer"]').click();
+    await page.locator('.part.sidebar [role="treeitem"]', { hasText: 'prompts' }).first().waitFor({ timeout: 30_000 });
+  });
+
   it('connects the extension to the local server through the environment', async () => {
     await runCommand(page, 'LangSmith: Open Connection Check');
     const frame = await webviewFrame(page);
