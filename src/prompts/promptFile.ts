@@ -56,6 +56,8 @@ export interface PromptFile {
   inputVariables?: string[];
   body: { kind: 'chat'; messages: FileMessage[] } | { kind: 'string'; template: string };
   model?: { id: string[]; settings: Record<string, unknown> };
+  /** A `*.prompt.json` file's manifest: what a push commits, unchanged. */
+  rawManifest?: unknown;
 }
 
 /** Where a variable appears in the text: in a template, or in `input_variables`. */
@@ -536,6 +538,7 @@ function fileVariables(file: PromptFile, rawOnly = false): string[] {
  * the file does not change keeps the base's JSON exactly, so an unchanged file gives back the base.
  */
 export function toManifest(file: PromptFile, base?: unknown): LcNode {
+  if (file.rawManifest !== undefined) return JSON.parse(JSON.stringify(file.rawManifest)) as LcNode;
   const b = baseModel(base);
   let prompt: PromptModel;
   const declared = file.inputVariables;
@@ -574,7 +577,7 @@ export function toManifest(file: PromptFile, base?: unknown): LcNode {
 }
 
 /** Reads a `*.prompt.json` file (a raw manifest) into a prompt file model; problems when it is not one. */
-export function parseManifestFile(text: string): { manifest?: unknown; file?: PromptFile; problem?: Problem } {
+export function parseManifestFile(text: string, fileName?: string): { manifest?: unknown; file?: PromptFile; problem?: Problem } {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -583,7 +586,17 @@ export function parseManifestFile(text: string): { manifest?: unknown; file?: Pr
     return { problem: { severity: 'error', code: 'json', message: `Not valid JSON: ${e instanceof Error ? e.message : String(e)}`, offset: m ? Number(m[1]) : 0, length: 1 } };
   }
   try {
-    return { manifest: json, file: fromManifest(json) };
+    // The prompt it belongs to: LangChain hub metadata when the manifest carries it, else the file's name.
+    const k = (json as { kwargs?: { metadata?: Record<string, unknown> } }).kwargs;
+    const hubRepo = typeof k?.metadata?.['lc_hub_repo'] === 'string' ? (k.metadata['lc_hub_repo'] as string) : undefined;
+    const hubOwner = typeof k?.metadata?.['lc_hub_owner'] === 'string' ? (k.metadata['lc_hub_owner'] as string) : undefined;
+    const fromName = fileName?.replace(/\.prompt\.json$/i, '');
+    const name = hubRepo ?? (fromName && PROMPT_NAME.test(fromName) ? fromName : undefined);
+    const identifier = name ? (hubOwner && hubOwner !== '-' && OWNER.test(hubOwner) ? `${hubOwner}/${name}` : name) : undefined;
+    const file = fromManifest(json, { identifier });
+    // A raw manifest is pushed as it is.
+    file.rawManifest = json;
+    return { manifest: json, file };
   } catch (e) {
     return { problem: { severity: 'error', code: 'manifest', message: e instanceof Error ? e.message : String(e), offset: 0, length: 0 } };
   }

@@ -36,7 +36,7 @@ const SEVERITY: Record<Problem['severity'], vscode.DiagnosticSeverity> = {
 export async function parsePromptDocument(doc: vscode.TextDocument): Promise<ParsedPromptFile> {
   const format = await promptFormat();
   if (isYaml(doc)) return format.parsePromptFile(doc.getText());
-  const { file, problem } = format.parseManifestFile(doc.getText());
+  const { file, problem } = format.parseManifestFile(doc.getText(), doc.uri.path.split('/').pop());
   return { ...(file ? { file } : {}), problems: problem ? [problem] : [], variables: [], templates: [] };
 }
 

@@ -198,6 +198,21 @@ describe('prompt files', function () {
     assert.equal((await commits(name)).length, 2);
   });
 
+  it('pushes a raw manifest (*.prompt.json) as it is, named by its file', async () => {
+    const name = `pf-json-${suffix}`;
+    const manifest = chat('Be brief.', 'About {topic}');
+    (manifest.kwargs as Record<string, unknown>)['metadata'] = { kept: true };
+    const uri = write(`${name}.prompt.json`, JSON.stringify(manifest, null, 2));
+    const host = await panelFor(uri);
+    const state = await ready(host);
+    assert.equal(state.local.identifier, name);
+    assert.equal(state.remote?.exists, false);
+    const result = await push(host, { parent: null, create: { description: '', isPublic: false } });
+    assert.equal(result.status, 'pushed');
+    const pulled = await get<{ manifest: unknown }>(`/commits/-/${name}/latest`);
+    assert.deepEqual(pulled.manifest, manifest, 'the manifest is committed unchanged, fields the YAML form has no place for included');
+  });
+
   it('refuses another workspace’s prompt with the spec’s message before anything is sent', async () => {
     const uri = write(`other-${suffix}.prompt.yaml`, 'prompt: other/translator\ntemplate_format: f-string\nmessages:\n  - role: human\n    template: Translate {text}\n');
     const host = await panelFor(uri);
