@@ -21,10 +21,11 @@ interface CommitDraft {
   staging: boolean;
   /** For a prompt that does not exist yet. */
   newDescription: string | null;
-  isPublic: boolean;
+  /** null: as the file says (`visibility:`), private when it says nothing. */
+  isPublic: boolean | null;
 }
 
-const EMPTY: CommitDraft = { description: '', tags: '', production: false, staging: false, newDescription: null, isPublic: false };
+const EMPTY: CommitDraft = { description: '', tags: '', production: false, staging: false, newDescription: null, isPublic: null };
 const short = (hash: string) => hash.slice(0, 8);
 const TAG = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -89,6 +90,7 @@ export function App() {
   const tagErrors = extraTags.map(tagProblem).filter((x): x is string => !!x);
   const errors = local.problems.filter((p) => p.severity === 'error');
   const exists = remote?.exists ?? false;
+  const isPublic = draft.isPublic ?? local.visibility === 'public';
   const commitChanges = changes.filter((c) => !c.attribute);
   const why = !local.identifier
     ? 'The file names no prompt: add “prompt: <name>” at its top.'
@@ -110,7 +112,7 @@ export function App() {
         parent: remote?.latest?.hash ?? null,
         description: draft.description.trim(),
         tags,
-        create: exists ? null : { description: (draft.newDescription ?? local.description ?? '').trim(), isPublic: draft.isPublic },
+        create: exists ? null : { description: (draft.newDescription ?? local.description ?? '').trim(), isPublic },
       },
       { timeoutMs: 120_000 },
     );
@@ -218,7 +220,7 @@ export function App() {
         </div>
       </section>
 
-      <section className="pc-section" aria-labelledby="changes-label">
+      {!remote?.refusal && <section className="pc-section" aria-labelledby="changes-label">
         <h3 id="changes-label">
           What the push changes{' '}
           {remote?.latest && (
@@ -237,7 +239,7 @@ export function App() {
           <p className="lsw-muted" data-testid="no-changes">Nothing to commit: the file is the same as the latest commit.</p>
         ))}
         {remote?.exists && remote.latest && !commitChanges.length && changes.length > 0 && <p className="lsw-muted">Only the prompt’s attributes change; no new commit is made.</p>}
-      </section>
+      </section>}
 
       {remote && !remote.exists && !remote.refusal && (
         <section className="pc-section" aria-labelledby="new-label" data-testid="new-prompt">
@@ -251,12 +253,12 @@ export function App() {
             value={draft.newDescription ?? local.description ?? ''}
             onChange={(e) => update({ newDescription: e.target.value })}
           />
-          <div role="radiogroup" aria-label="Visibility">
+          <div role="radiogroup" aria-label="Visibility" className="pc-radios">
             <label className="pc-radio">
-              <input type="radio" name="visibility" checked={!draft.isPublic} onChange={() => update({ isPublic: false })} /> Private
+              <input type="radio" name="visibility" checked={!isPublic} onChange={() => update({ isPublic: false })} /> Private
             </label>
             <label className="pc-radio">
-              <input type="radio" name="visibility" checked={draft.isPublic} onChange={() => update({ isPublic: true })} /> Public (anyone can pull it from the hub)
+              <input type="radio" name="visibility" checked={isPublic} onChange={() => update({ isPublic: true })} /> Public (anyone can pull it from the hub)
             </label>
           </div>
         </section>
@@ -293,7 +295,8 @@ export function App() {
             {exists ? 'Push' : 'Create and Push'}
           </Button>
           {push.pending && <ProgressRing />}
-          {why && <span className="lsw-muted" data-testid="why-disabled">{why}</span>}
+          {/* A tag's problem is shown under its field already. */}
+          {why && !tagErrors.includes(why) && <span className="lsw-muted" data-testid="why-disabled">{why}</span>}
         </div>
       </section>
     </main>
