@@ -21,7 +21,7 @@ import { useBufferedMultipart } from './multipartBuffer';
 import { registerSessions } from './routes/sessions';
 import { registerV2 } from './routes/v2';
 import { seedDemo } from './seed';
-import { HttpError, MonotonicClock, nowIso, stableUuid } from './util';
+import { HttpError, MonotonicClock, nowIso, queryInt, stableUuid } from './util';
 
 export interface ServerOptions {
   /** 0 = a free port. The CLI defaults to 1984; startServer defaults to 0. */
@@ -237,6 +237,30 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
         api.get('/workspaces', async (req) => [
           { id: req.tenant.id, display_name: req.tenant.displayName, tenant_handle: req.tenant.handle, created_at: ctx.startedAt, is_personal: false },
         ]);
+        // What the workspace shares publicly: datasets first, then runs, newest first within each.
+        api.get('/workspaces/current/shared', async (req) => {
+          const q = req.query as Record<string, unknown>;
+          const limit = queryInt(q, 'limit', 50, 1, 100);
+          const offset = queryInt(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+          const rows = ctx.st.all<Record<string, string | null>>(
+            `SELECT * FROM (
+               SELECT 'dataset' AS type, d.share_token, d.modified_at AS created_at, d.id AS dataset_id, d.name AS dataset_name,
+                      NULL AS run_id, NULL AS run_name, NULL AS run_type, NULL AS session_id, NULL AS session_name, 0 AS k
+                 FROM datasets d WHERE d.tenant_id = ? AND d.share_token IS NOT NULL
+               UNION ALL
+               SELECT 'run', r.share_token, r.start_time, NULL, NULL, r.id, r.name, r.run_type, r.session_id, s.name, 1
+                 FROM runs r LEFT JOIN sessions s ON s.id = r.session_id WHERE r.tenant_id = ? AND r.share_token IS NOT NULL
+             ) ORDER BY k, created_at DESC LIMIT ? OFFSET ?`,
+            req.tenant.id, req.tenant.id, limit, offset,
+          );
+          return {
+            entities: rows.map((r) =>
+              r['type'] === 'dataset'
+                ? { type: 'dataset', share_token: r['share_token'], created_at: r['created_at'], dataset_id: r['dataset_id'], dataset_name: r['dataset_name'] }
+                : { type: 'run', share_token: r['share_token'], created_at: r['created_at'], run_id: r['run_id'], run_name: r['run_name'], run_type: r['run_type'], session_id: r['session_id'], session_name: r['session_name'] },
+            ),
+          };
+        });
         registerSessions(api, ctx);
         registerRuns(api, ctx);
         registerPublicRuns(api, ctx);

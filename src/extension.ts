@@ -65,6 +65,8 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   const register = commandRegistrar(context, log);
   register(Commands.signIn, () => signIn(credentials, log));
   register(Commands.signOut, () => signOut(credentials, log));
+  // Another endpoint (or another key): the sign-in flow, offered while signed in.
+  register(Commands.switchEndpoint, () => signIn(credentials, log));
   register(Commands.showLog, () => log.show());
   register(Commands.openHello, () => panels.show(Panels.hello, 'hello'));
   registerViewCommands(register, views);

@@ -105,6 +105,16 @@ export class ClientService implements vscode.Disposable {
     }
   }
 
+  /** One light call (/settings) to learn whether the connection works; never throws. */
+  async checkHealth(): Promise<Health> {
+    try {
+      await this.call((c) => c.settings());
+    } catch {
+      /* observe() recorded what the failure says */
+    }
+    return this.healthValue;
+  }
+
   /** A call went through: the connection works. */
   reportSuccess(): void {
     this.setHealth('connected');

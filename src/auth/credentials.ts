@@ -28,16 +28,20 @@ export class Credentials implements vscode.Disposable {
     const stored = await this.secrets.get(secretKey(endpoint));
     if (stored) return { apiKey: stored, source: 'secretStorage' };
     const fromEnv = environmentApiKey(endpoint);
-    if (fromEnv) return { apiKey: fromEnv, source: 'environment' };
+    // Signing out covers the environment's key too, until the next sign-in.
+    if (fromEnv && !(await this.secrets.get(envSignedOutKey(endpoint)))) return { apiKey: fromEnv, source: 'environment' };
     return { apiKey: undefined, source: 'none' };
   }
 
   async store(endpoint: string, apiKey: string): Promise<void> {
     await this.secrets.store(secretKey(endpoint), apiKey);
+    await this.secrets.delete(envSignedOutKey(endpoint));
   }
 
+  /** Forgets the stored key and stops using the environment's key for this endpoint (until the next sign-in). */
   async clear(endpoint: string): Promise<void> {
     await this.secrets.delete(secretKey(endpoint));
+    if (environmentApiKey(endpoint)) await this.secrets.store(envSignedOutKey(endpoint), '1');
   }
 
   dispose(): void {
@@ -48,4 +52,9 @@ export class Credentials implements vscode.Disposable {
 
 function secretKey(endpoint: string): string {
   return SECRET_PREFIX + normalizeEndpoint(endpoint);
+}
+
+/** Set when the user signed out while LANGSMITH_API_KEY names this endpoint (no key in it, only a flag). */
+function envSignedOutKey(endpoint: string): string {
+  return `${secretKey(endpoint)}#environmentSignedOut`;
 }

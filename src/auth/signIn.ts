@@ -121,12 +121,8 @@ export async function signIn(credentials: Credentials, log: vscode.LogOutputChan
 
 export async function signOut(credentials: Credentials, log: vscode.LogOutputChannel): Promise<void> {
   const { endpoint } = readConnectionSettings();
+  const source = (await credentials.resolve(endpoint)).source;
   await credentials.clear(endpoint);
-  log.info(`Removed the stored API key for ${endpoint}.`);
-  const fromEnv = (await credentials.resolve(endpoint)).source === 'environment';
-  void vscode.window.showInformationMessage(
-    fromEnv
-      ? `Removed the stored key for ${endpoint}. LANGSMITH_API_KEY from the environment is still used; unset it to sign out fully.`
-      : `Signed out of ${endpoint}.`,
-  );
+  log.info(source === 'environment' ? `Signed out of ${endpoint}: LANGSMITH_API_KEY from the environment is no longer used until the next sign-in.` : `Removed the stored API key for ${endpoint}.`);
+  void vscode.window.showInformationMessage(`Signed out of ${endpoint}.`);
 }

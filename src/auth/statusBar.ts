@@ -12,6 +12,14 @@ export class ConnectionStatusBar implements vscode.Disposable {
     this.disposables.push(clients.onDidChangeHealth(() => void this.update()), clients.connection.onDidChange(() => void this.update()));
     void this.update();
     this.item.show();
+    // The connection is checked once the window has settled, not during activation (no network then).
+    const timer = setTimeout(() => void this.checkIfSignedIn(), 1500);
+    this.disposables.push({ dispose: () => clearTimeout(timer) });
+  }
+
+  private async checkIfSignedIn(): Promise<void> {
+    const c = await this.clients.connection.current();
+    if (c.apiKey && this.clients.health === 'unknown') await this.clients.checkHealth();
   }
 
   async update(): Promise<void> {

@@ -3,6 +3,7 @@ export const Commands = {
   // Connection
   signIn: 'langsmith.signIn',
   signOut: 'langsmith.signOut',
+  switchEndpoint: 'langsmith.switchEndpoint',
   showLog: 'langsmith.showLog',
   openHello: 'langsmith.openHello',
   // Views

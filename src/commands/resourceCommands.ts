@@ -13,21 +13,30 @@ export function registerResourceCommands(register: CommandRegistrar, clients: Cl
   register(Commands.shareRun, async (node) => {
     if (!(node instanceof RunNode)) throw new Error('Select a run to share.');
     const url = await clients.call((c) => c.runs.share(node.run.id));
+    // The row now offers Stop Sharing instead of Share.
+    node.shareToken = /\/public\/([^/]+)\/r/.exec(url)?.[1] ?? 'shared';
+    views.refreshNode(node);
     await announceLink(`Anyone with the link can now see the trace “${node.run.name ?? node.run.id}”.`, url);
   });
   register(Commands.unshareRun, async (node) => {
     if (!(node instanceof RunNode)) throw new Error('Select a run to stop sharing.');
     await clients.call((c) => c.runs.unshare(node.run.id));
+    node.shareToken = null;
+    views.refreshNode(node);
     void vscode.window.showInformationMessage(`The public link of “${node.run.name ?? node.run.id}” no longer works.`);
   });
   register(Commands.shareDataset, async (node) => {
     if (!(node instanceof DatasetNode)) throw new Error('Select a dataset to share.');
     const share = await clients.call((c) => c.datasets.share({ datasetId: node.dataset.id }));
+    node.shared = true;
+    views.refreshNode(node);
     await announceLink(`Anyone with the link can now see the dataset “${node.dataset.name}”.`, share.url);
   });
   register(Commands.unshareDataset, async (node) => {
     if (!(node instanceof DatasetNode)) throw new Error('Select a dataset to stop sharing.');
     await clients.call((c) => c.datasets.unshare({ datasetId: node.dataset.id }));
+    node.shared = false;
+    views.refreshNode(node);
     void vscode.window.showInformationMessage(`The public link of “${node.dataset.name}” no longer works.`);
   });
   register(Commands.openPublicDataset, async () => {

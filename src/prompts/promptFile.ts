@@ -236,21 +236,15 @@ export function scanTemplate(template: string, format: TemplateFormat): { variab
     return { variables, issues };
   }
   type Tok = [string, string, number, number, Tok[]?];
-  const walk = (list: Tok[], depth: number) => {
-    for (const t of list) {
-      const [type, value, start, end] = t;
-      if ((type === 'name' || type === '&' || type === '#' || type === '^') && value !== '.') {
-        const top = value.split('.')[0]!;
-        // A name inside a section may belong to the section's item; only top-level names are inputs.
-        if (depth === 0) {
-          const inner = template.indexOf(top, start);
-          variables.push({ name: top, index: inner >= 0 && inner < end ? inner : start, length: top.length });
-        }
-      }
-      if ((type === '#' || type === '^') && t[4]) walk(t[4], depth + 1);
+  // A name inside a section may belong to the section's item; only top-level names are inputs. (No walk into
+  // sections: thousands of nested sections must not exhaust the stack.)
+  for (const [type, value, start, end] of tokens as Tok[]) {
+    if ((type === 'name' || type === '&' || type === '#' || type === '^') && value !== '.') {
+      const top = value.split('.')[0]!;
+      const inner = template.indexOf(top, start);
+      variables.push({ name: top, index: inner >= 0 && inner < end ? inner : start, length: top.length });
     }
-  };
-  walk(tokens as Tok[], 0);
+  }
   return { variables, issues };
 }
 

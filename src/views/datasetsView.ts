@@ -19,13 +19,30 @@ export class DatasetsRoot extends PagedParentNode<Dataset> {
     return new vscode.TreeItem('Datasets');
   }
 
+  /** Ids of the workspace's shared datasets, read with the first page (menus offer Share or Stop Sharing). */
+  private shared = new Set<string>();
+
   protected async openList(): Promise<AsyncIterator<Dataset>> {
     const client = await this.view.clients.client();
-    return client.datasets.list({ nameContains: this.nameContains || undefined });
+    // One listing of what the workspace shares, in flight alongside the first page (not a share read per
+    // dataset, and not one request after the other).
+    const shared = client.datasets.sharedIds().catch(() => new Set<string>());
+    const list = client.datasets.list({ nameContains: this.nameContains || undefined });
+    const self = this;
+    return (async function* () {
+      let first = true;
+      for await (const d of list) {
+        if (first) self.shared = await shared;
+        first = false;
+        yield d;
+      }
+    })();
   }
 
   protected itemNode(dataset: Dataset): TreeNode {
-    return new DatasetNode(dataset, this.childParent, this.view);
+    const node = new DatasetNode(dataset, this.childParent, this.view);
+    node.shared = this.shared.has(dataset.id);
+    return node;
   }
 
   protected override emptyLabel(): string {
@@ -34,6 +51,8 @@ export class DatasetsRoot extends PagedParentNode<Dataset> {
 }
 
 export class DatasetNode extends PagedParentNode<Example> {
+  /** Whether the dataset has a public link: kept up to date by Share Dataset / Stop Sharing Dataset. */
+  shared = false;
   private readonly splits: SplitsNode;
   private readonly versions: VersionsNode;
 
@@ -54,8 +73,13 @@ export class DatasetNode extends PagedParentNode<Example> {
     item.iconPath = new vscode.ThemeIcon('database');
     const count = (d as { example_count?: unknown }).example_count;
     item.description = [typeof count === 'number' ? `${count} examples` : undefined, d.data_type && d.data_type !== 'kv' ? d.data_type : undefined].filter(Boolean).join(' · ') || undefined;
-    item.tooltip = markdownLines([`**${escapeMarkdown(d.name)}**`, d.description ? escapeMarkdown(String(d.description)) : undefined, `id \`${d.id}\``]);
-    item.contextValue = 'dataset';
+    item.tooltip = markdownLines([
+      `**${escapeMarkdown(d.name)}**`,
+      d.description ? escapeMarkdown(String(d.description)) : undefined,
+      this.shared ? 'Shared publicly' : undefined,
+      `id \`${d.id}\``,
+    ]);
+    item.contextValue = `dataset.${this.shared ? 'shared' : 'unshared'}`;
     return item;
   }
 
@@ -184,10 +208,14 @@ export class VersionNode extends TreeNode {
 
   treeItem(): vscode.TreeItem {
     const v = this.version;
-    const item = new vscode.TreeItem(new Date(v.as_of).toLocaleString(), vscode.TreeItemCollapsibleState.None);
+    // Tags first (they are how versions are named), then when; the exact time tells untagged ones apart.
+    const tagged = !!v.tags?.length;
+    const when = formatWhen(v.as_of) ?? v.as_of;
+    const exact = new Date(v.as_of).toLocaleString();
+    const item = new vscode.TreeItem(tagged ? v.tags!.join(', ') : when, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon(v.tags?.length ? 'tag' : 'git-commit');
-    item.description = [v.tags?.length ? v.tags.join(', ') : undefined, formatWhen(v.as_of)].filter(Boolean).join(' · ');
+    item.iconPath = new vscode.ThemeIcon(tagged ? 'tag' : 'git-commit');
+    item.description = tagged ? `${when} · ${exact}` : exact;
     item.tooltip = markdownLines([`Version as of \`${v.as_of}\``, v.tags?.length ? `Tags: ${v.tags.map(escapeMarkdown).join(', ')}` : 'No tags']);
     item.contextValue = 'datasetVersion';
     return item;

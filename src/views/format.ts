@@ -20,6 +20,12 @@ export function formatWhen(value: string | number | null | undefined, now = Date
   return new Date(t).toISOString().slice(0, 10);
 }
 
+/** 1234 → 1,234; 12345 → 12.3k: token counts in a row. */
+export function formatCount(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  return n < 10_000 ? n.toLocaleString('en-US') : n < 1_000_000 ? `${(n / 1000).toFixed(1)}k` : `${(n / 1_000_000).toFixed(1)}M`;
+}
+
 /** A one-line preview of a JSON object (e.g. an example's inputs). */
 export function summarize(value: unknown, max = 60): string {
   if (value == null) return '';

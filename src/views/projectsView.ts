@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { Project, Run } from '../client';
 import { Commands } from '../commands/ids';
-import { escapeMarkdown, formatLatency, formatWhen, markdownLines } from './format';
+import { escapeMarkdown, formatCount, formatLatency, formatWhen, markdownLines, summarize } from './format';
 import { PagedParentNode, type TreeNode, type ViewContext } from './treeNode';
 
 const PAGE = 50;
@@ -98,27 +98,43 @@ export class RunNode extends PagedParentNode<Run> {
     return this.run.session_id ?? undefined;
   }
 
+  /** The run's public share token, or null: kept up to date by Share Run / Stop Sharing Run. */
+  get shareToken(): string | null {
+    const t = (this.run as { share_token?: unknown }).share_token;
+    return typeof t === 'string' && t ? t : null;
+  }
+
+  set shareToken(token: string | null) {
+    (this.run as { share_token?: unknown }).share_token = token;
+  }
+
   treeItem(): vscode.TreeItem {
     const r = this.run;
     const type = r.run_type ?? 'chain';
     const failed = !!r.error || r.status === 'error';
+    const running = !failed && r.end_time == null;
     const item = new vscode.TreeItem(r.name ?? r.id, LEAF_TYPES.has(type) ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
+    // Status first, by colour: failed, running, or done (the run type's own icon).
     item.iconPath = failed
       ? new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'))
-      : r.end_time == null
+      : running
         ? new vscode.ThemeIcon('loading~spin')
-        : new vscode.ThemeIcon(RUN_ICONS[type] ?? 'circle-outline');
+        : new vscode.ThemeIcon(RUN_ICONS[type] ?? 'pass', new vscode.ThemeColor('testing.iconPassed'));
     const latency = formatLatency(r.start_time, r.end_time);
-    item.description = [type, failed ? 'error' : r.end_time == null ? 'running' : undefined, latency, formatWhen(r.start_time)].filter(Boolean).join(' · ');
+    const tokens = typeof r.total_tokens === 'number' && r.total_tokens > 0 ? `${formatCount(r.total_tokens)} tok` : undefined;
+    // What tells runs of one chain apart comes first: when they ran; then how long and how many tokens.
+    item.description = [formatWhen(r.start_time), failed ? 'error' : running ? 'running' : latency, tokens].filter(Boolean).join(' · ');
     item.tooltip = markdownLines([
-      `**${escapeMarkdown(r.name ?? '')}** (${escapeMarkdown(type)})`,
+      `**${escapeMarkdown(r.name ?? '')}** · ${escapeMarkdown(type)} · ${failed ? 'failed' : running ? 'running' : 'done'}`,
       failed && r.error ? `Error: ${escapeMarkdown(String(r.error).slice(0, 300))}` : undefined,
-      latency ? `Latency: ${latency}` : undefined,
-      r.start_time != null ? `Started: ${new Date(r.start_time).toLocaleString()}` : undefined,
+      r.start_time != null ? `Started ${escapeMarkdown(new Date(r.start_time).toLocaleString())}${latency ? ` · took ${escapeMarkdown(latency)}` : ''}` : undefined,
+      tokens ? `Tokens: ${formatCount(r.total_tokens as number)} (prompt ${formatCount(Number(r.prompt_tokens ?? 0))}, completion ${formatCount(Number(r.completion_tokens ?? 0))})` : undefined,
+      r.inputs ? `Inputs: ${escapeMarkdown(summarize(r.inputs, 200))}` : undefined,
+      this.shareToken ? 'Shared publicly' : undefined,
       `id \`${r.id}\``,
     ]);
-    item.contextValue = 'run';
+    item.contextValue = `run.${this.shareToken ? 'shared' : 'unshared'}`;
     item.command = { command: Commands.openRun, title: 'Open Run', arguments: [this] };
     return item;
   }

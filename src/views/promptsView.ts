@@ -139,15 +139,26 @@ export class PromptNode extends PagedParentNode<Commit> {
       formatWhen(r.updated_at),
     ].filter(Boolean).join(' · ');
     item.tooltip = markdownLines([`**${escapeMarkdown(r.full_name ?? r.repo_handle)}**`, r.description ? escapeMarkdown(String(r.description)) : undefined, r.tags?.length ? `Tags: ${r.tags.map(escapeMarkdown).join(', ')}` : undefined]);
-    const flags = [this.own ? 'own' : 'other', r.is_public ? 'public' : 'private', r.is_archived ? 'archived' : 'active'];
+    const liked = !!(r as { liked_by_auth_user?: unknown }).liked_by_auth_user;
+    const flags = [this.own ? 'own' : 'other', r.is_public ? 'public' : 'private', r.is_archived ? 'archived' : 'active', liked ? 'liked' : 'unliked'];
     item.contextValue = `prompt.${flags.join('.')}`;
     return item;
   }
 
   protected async openList(): Promise<AsyncIterator<Commit>> {
     const client = await this.view.clients.client();
-    this.tags = this.own ? await client.prompts.listTags(this.identifier).catch(() => []) : [];
-    return client.prompts.listCommits(this.identifier);
+    // The tags and the first page of commits at once.
+    const tags = this.own ? client.prompts.listTags(this.identifier).catch((): PromptTag[] => []) : Promise.resolve([]);
+    const commits = client.prompts.listCommits(this.identifier);
+    const self = this;
+    return (async function* () {
+      let first = true;
+      for await (const c of commits) {
+        if (first) self.tags = await tags;
+        first = false;
+        yield c;
+      }
+    })();
   }
 
   protected itemNode(commit: Commit): TreeNode {

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { AnnotationQueue, QueueRun } from '../client';
 import { Commands } from '../commands/ids';
-import { escapeMarkdown, formatWhen, markdownLines } from './format';
+import { escapeMarkdown, formatWhen, markdownLines, summarize } from './format';
 import { PagedParentNode, TreeNode, type ViewContext } from './treeNode';
 
 const PAGE = 50;
@@ -83,11 +83,19 @@ export class QueueRunNode extends TreeNode {
 
   treeItem(): vscode.TreeItem {
     const r = this.run;
-    const item = new vscode.TreeItem(`${this.index}. ${r.name ?? r.id}`, vscode.TreeItemCollapsibleState.None);
+    const reviewed = !!r.last_reviewed_time;
+    // 1-based, as people count; then what the run was asked, since runs of one chain share a name.
+    const item = new vscode.TreeItem(`${this.index + 1}. ${r.name ?? r.id}`, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon(r.last_reviewed_time ? 'pass' : 'circle-large-outline');
-    item.description = [r.run_type, r.last_reviewed_time ? 'reviewed' : 'not reviewed', r.added_at ? `added ${formatWhen(r.added_at)}` : undefined].filter(Boolean).join(' · ');
-    item.tooltip = markdownLines([`**${escapeMarkdown(r.name ?? '')}**`, `run id \`${r.id}\``]);
+    item.iconPath = reviewed ? new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed')) : new vscode.ThemeIcon('circle-large-outline');
+    const asked = summarize((r as { inputs?: unknown }).inputs, 50);
+    item.description = [r.added_at ? `added ${formatWhen(r.added_at)}` : undefined, asked ? `“${asked}”` : undefined, reviewed ? 'reviewed' : undefined].filter(Boolean).join(' · ');
+    item.tooltip = markdownLines([
+      `**${escapeMarkdown(r.name ?? '')}** · ${escapeMarkdown(r.run_type ?? 'run')} · ${reviewed ? 'reviewed' : 'not reviewed yet'}`,
+      asked ? `Inputs: ${escapeMarkdown(summarize((r as { inputs?: unknown }).inputs, 300))}` : undefined,
+      r.added_at ? `Added to the queue ${escapeMarkdown(new Date(r.added_at).toLocaleString())}` : undefined,
+      `run id \`${r.id}\``,
+    ]);
     item.contextValue = 'queueRun';
     item.command = { command: Commands.openRun, title: 'Open Run', arguments: [this] };
     return item;

@@ -20,6 +20,10 @@ import {
 } from '../schemas';
 import { compact, datasetTarget, iso, seg, type DateLike } from './common';
 
+const SharedEntitiesSchema = z.looseObject({
+  entities: z.array(z.looseObject({ type: z.string(), share_token: z.string(), dataset_id: z.string().nullish(), run_id: z.string().nullish() })),
+});
+
 /** Spec §9: the default dataset type. */
 export const DEFAULT_DATA_TYPE = 'kv';
 /** Spec §9: dataset listing defaults. */
@@ -223,6 +227,29 @@ export class DatasetsResource {
       signal: o.signal,
     });
     return this.withUrl(res);
+  }
+
+  /**
+   * GET /workspaces/current/shared: the ids of the workspace's publicly shared datasets (one request for a
+   * whole tree of datasets, instead of a share read per dataset).
+   */
+  async sharedIds(o: { signal?: AbortSignal } = {}): Promise<Set<string>> {
+    const ids = new Set<string>();
+    const pages = offsetPaged(
+      async (offset, limit) =>
+        (
+          await this.ctx.http.request({
+            path: '/workspaces/current/shared',
+            query: { limit, offset },
+            action: 'list shared datasets',
+            schema: SharedEntitiesSchema,
+            signal: o.signal,
+          })
+        ).entities,
+      { pageSize: 100 },
+    );
+    for await (const e of pages) if (e.type === 'dataset' && typeof e.dataset_id === 'string') ids.add(e.dataset_id);
+    return ids;
   }
 
   /** GET /datasets/{id}/share: the share record, or null when the dataset is not shared. */

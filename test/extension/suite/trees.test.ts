@@ -168,7 +168,7 @@ describe('trees and commands against the local server', function () {
     assert.equal(queue.treeItem().description, `${size} runs`);
     const runs = await children('queues', queue);
     assert.equal(runs.length, size);
-    assert.match(label(runs[0]), /^0\. /);
+    assert.match(label(runs[0]), /^1\. /, 'queue items count from 1');
   });
 
   it('never sends the environment’s key to another endpoint: that endpoint is signed out', async () => {

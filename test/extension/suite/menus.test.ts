@@ -1,0 +1,194 @@
+// What a new user sees first, in the real extension host against the demo data: rows that tell themselves apart
+// (labels, descriptions, status icons), tooltips that show server text as text, context values that carry each
+// row's state, and the menus package.json builds from them — every context-menu command checked against a table
+// of the states it applies to, so no menu offers an action that does not apply.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { WorkbenchApi } from '../../../src/extension';
+import type { TreeNode } from '../../../src/views/treeNode';
+import { ScriptedPrompter } from './scriptedPrompter';
+import { activateWorkbench, http, runScripted } from './support';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyNode = TreeNode & Record<string, any>;
+type ViewName = 'projects' | 'datasets' | 'prompts' | 'queues';
+
+const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as {
+  contributes: { menus: Record<string, { command: string; when?: string; group?: string }[]>; walkthroughs: { id: string; steps: { description: string }[] }[] };
+};
+
+/** Evaluates the subset of `when` clauses package.json uses: `a && b`, `k == v`, `k =~ /re/`, `k`, `!k`. */
+function evaluate(when: string | undefined, context: Record<string, string | boolean>): boolean {
+  if (!when) return true;
+  return when.split('&&').every((raw) => {
+    const term = raw.trim();
+    let m = /^([\w.]+)\s*==\s*([\w.]+)$/.exec(term);
+    if (m) return context[m[1]!] === m[2];
+    m = /^([\w.]+)\s*=~\s*\/(.*)\/$/.exec(term);
+    if (m) return typeof context[m[1]!] === 'string' && new RegExp(m[2]!).test(context[m[1]!] as string);
+    m = /^(!?)([\w.]+)$/.exec(term);
+    if (m) return m[1] ? !context[m[2]!] : !!context[m[2]!];
+    if (term === 'false') return false;
+    throw new Error(`unsupported when clause: ${term}`);
+  });
+}
+
+const VIEW_IDS: Record<ViewName, string> = { projects: 'langsmith.projects', datasets: 'langsmith.datasets', prompts: 'langsmith.prompts', queues: 'langsmith.annotationQueues' };
+
+/** The context-menu commands (any group) a row with this context value offers. */
+function offered(view: ViewName, contextValue: string): string[] {
+  const ctx = { view: VIEW_IDS[view], viewItem: contextValue };
+  return [...new Set(pkg.contributes.menus['view/item/context']!.filter((m) => evaluate(m.when, ctx)).map((m) => m.command.replace('langsmith.', '')))].sort();
+}
+
+describe('rows and menus a new user sees', function () {
+  let workbench: WorkbenchApi;
+  const children = async (view: ViewName, node?: TreeNode) => (await workbench.views[view].provider.getChildren(node)) as AnyNode[];
+  const label = (node: TreeNode) => {
+    const l = node.treeItem().label;
+    return typeof l === 'string' ? l : (l?.label ?? '');
+  };
+  const description = (node: TreeNode) => String(node.treeItem().description ?? '');
+  const tooltip = (node: TreeNode) => node.treeItem().tooltip as vscode.MarkdownString;
+
+  before(async () => {
+    workbench = await activateWorkbench();
+  });
+
+  it('offers exactly the actions that apply to each state (the menu table)', () => {
+    const table: [ViewName, string, string[]][] = [
+      ['projects', 'project', ['copyId', 'copyLink', 'deleteProject', 'openInLangSmith', 'refreshItem', 'renameProject']],
+      ['projects', 'project.experiment', ['compareExperiments', 'copyId', 'copyLink', 'deleteProject', 'openInLangSmith', 'refreshItem', 'renameProject']],
+      ['projects', 'run.unshared', ['addFeedback', 'addRunsToQueue', 'copyFeedbackLink', 'copyId', 'copyLink', 'openInLangSmith', 'openRun', 'refreshItem', 'shareRun', 'showFeedback']],
+      ['projects', 'run.shared', ['addFeedback', 'addRunsToQueue', 'copyFeedbackLink', 'copyId', 'copyLink', 'openInLangSmith', 'openRun', 'refreshItem', 'showFeedback', 'unshareRun']],
+      ['datasets', 'dataset.unshared', ['compareDatasetVersions', 'copyId', 'copyLink', 'createExample', 'deleteDataset', 'exportDatasetForFineTuning', 'openInLangSmith', 'refreshItem', 'renameDataset', 'searchSimilarExamples', 'shareDataset']],
+      ['datasets', 'dataset.shared', ['compareDatasetVersions', 'copyId', 'copyLink', 'createExample', 'deleteDataset', 'exportDatasetForFineTuning', 'openInLangSmith', 'refreshItem', 'renameDataset', 'searchSimilarExamples', 'unshareDataset']],
+      ['datasets', 'example', ['addExamplesToSplit', 'copyId', 'deleteExamples', 'editExample', 'openExample', 'removeExamplesFromSplit']],
+      ['datasets', 'versions', ['compareDatasetVersions', 'refreshItem']],
+      ['datasets', 'datasetVersion', ['compareDatasetVersions', 'tagDatasetVersion']],
+      ['datasets', 'split', ['createExample']],
+      ['prompts', 'prompt.own.private.active.unliked', ['archivePrompt', 'compareCommits', 'copyId', 'copyLink', 'deletePrompt', 'likePrompt', 'makePromptPublic', 'openInLangSmith', 'pullPrompt', 'refreshItem']],
+      ['prompts', 'prompt.own.public.active.liked', ['archivePrompt', 'compareCommits', 'copyId', 'copyLink', 'deletePrompt', 'makePromptPrivate', 'openInLangSmith', 'pullPrompt', 'refreshItem', 'unlikePrompt']],
+      ['prompts', 'prompt.own.private.archived.unliked', ['compareCommits', 'copyId', 'copyLink', 'deletePrompt', 'likePrompt', 'makePromptPublic', 'openInLangSmith', 'pullPrompt', 'refreshItem', 'unarchivePrompt']],
+      ['prompts', 'prompt.other.public.active.unliked', ['compareCommits', 'copyId', 'copyLink', 'likePrompt', 'openInLangSmith', 'pullPrompt', 'refreshItem']],
+      ['prompts', 'commit.own.tagged', ['compareCommits', 'copyId', 'copyLink', 'deleteCommitTag', 'openCommit', 'openCommitManifest', 'openInLangSmith', 'promoteCommit', 'pullPrompt', 'tagCommit']],
+      ['prompts', 'commit.own.untagged', ['compareCommits', 'copyId', 'copyLink', 'openCommit', 'openCommitManifest', 'openInLangSmith', 'promoteCommit', 'pullPrompt', 'tagCommit']],
+      ['prompts', 'commit.other.untagged', ['compareCommits', 'copyId', 'copyLink', 'openCommit', 'openCommitManifest', 'openInLangSmith', 'pullPrompt']],
+      ['prompts', 'publicPrompts', ['refreshItem', 'searchPublicPrompts']],
+      ['queues', 'queue', ['copyId', 'deleteQueue', 'editQueue', 'refreshItem']],
+      ['queues', 'queueRun', ['addFeedback', 'copyFeedbackLink', 'copyId', 'openInLangSmith', 'openRun', 'removeRunFromQueue', 'showFeedback']],
+    ];
+    for (const [view, value, expected] of table) assert.deepEqual(offered(view, value), expected, `${view} ${value}`);
+    // Every context-menu entry applies to at least one state of the table: none is dead.
+    const used = new Set(table.flatMap(([view, value]) => offered(view, value)));
+    for (const m of pkg.contributes.menus['view/item/context']!) assert.ok(used.has(m.command.replace('langsmith.', '')), `${m.command} (${m.when}) applies to no row`);
+  });
+
+  it('offers Sign In only when signed out, Sign Out and Switch Endpoint only when signed in', () => {
+    const palette = (signedIn: boolean) =>
+      pkg.contributes.menus['commandPalette']!.filter((m) => ['langsmith.signIn', 'langsmith.signOut', 'langsmith.switchEndpoint'].includes(m.command) && evaluate(m.when, { 'langsmith.signedIn': signedIn })).map((m) => m.command).sort();
+    assert.deepEqual(palette(false), ['langsmith.signIn']);
+    assert.deepEqual(palette(true), ['langsmith.signOut', 'langsmith.switchEndpoint']);
+  });
+
+  it('gives runs their state: shared rows offer Stop Sharing, and it flips when shared or unshared', async () => {
+    const project = (await children('projects')).find((p) => label(p) === 'demo-support-chatbot')!;
+    const run = (await children('projects', project)).find((n) => n.id.startsWith('run/'))!;
+    assert.equal(run.treeItem().contextValue, 'run.unshared');
+    const share = await runScripted(workbench, 'langsmith.shareRun', new ScriptedPrompter([]), run);
+    assert.deepEqual(share.errors, []);
+    assert.equal(run.treeItem().contextValue, 'run.shared');
+    assert.ok(offered('projects', run.treeItem().contextValue!).includes('unshareRun'));
+    assert.ok(!offered('projects', run.treeItem().contextValue!).includes('shareRun'));
+    // A fresh listing knows it from the server (share_token on the run).
+    workbench.views.projects.refresh(project);
+    const again = (await children('projects', project)).find((n) => n.id === run.id)!;
+    assert.equal(again.treeItem().contextValue, 'run.shared');
+    await runScripted(workbench, 'langsmith.unshareRun', new ScriptedPrompter([]), again);
+    assert.equal(again.treeItem().contextValue, 'run.unshared');
+  });
+
+  it('gives datasets their share state from one listing of what the workspace shares', async () => {
+    const find = async () => (await children('datasets')).find((d) => label(d) === 'demo-support-qa')!;
+    const dataset = await find();
+    assert.equal(dataset.treeItem().contextValue, 'dataset.unshared');
+    await runScripted(workbench, 'langsmith.shareDataset', new ScriptedPrompter([]), dataset);
+    assert.equal(dataset.treeItem().contextValue, 'dataset.shared');
+    workbench.views.datasets.refresh();
+    assert.equal((await find()).treeItem().contextValue, 'dataset.shared', 'read back from /workspaces/current/shared');
+    await runScripted(workbench, 'langsmith.unshareDataset', new ScriptedPrompter([]), await find());
+    workbench.views.datasets.refresh();
+    assert.equal((await find()).treeItem().contextValue, 'dataset.unshared');
+  });
+
+  it('gives prompts their ownership, visibility, archive and like state', async () => {
+    const prompts = await children('prompts');
+    const own = prompts.filter((p) => p.id.startsWith('prompt/'));
+    const summarizer = own.find((p) => p.repo.repo_handle === 'demo-summarizer')!;
+    assert.equal(summarizer.treeItem().contextValue, 'prompt.own.private.active.unliked');
+    const classifier = own.find((p) => p.repo.repo_handle === 'demo-classifier')!;
+    assert.equal(classifier.treeItem().contextValue, 'prompt.own.public.active.unliked');
+    await runScripted(workbench, 'langsmith.likePrompt', new ScriptedPrompter([]), classifier);
+    const liked = (await children('prompts')).find((p) => p.repo?.repo_handle === 'demo-classifier')!;
+    assert.equal(liked.treeItem().contextValue, 'prompt.own.public.active.liked');
+    await runScripted(workbench, 'langsmith.unlikePrompt', new ScriptedPrompter([]), liked);
+    const archived = (await children('prompts', prompts.find((p) => p.id === 'prompts/archived')))[0]!;
+    assert.match(archived.treeItem().contextValue!, /^prompt\.own\.private\.archived\./);
+    const publicOnes = await children('prompts', prompts.find((p) => p.id === 'prompts/public'));
+    assert.match(publicOnes.find((p) => p.repo?.repo_handle === 'translator')!.treeItem().contextValue!, /^prompt\.other\.public\.active\./);
+  });
+
+  it('labels rows so neighbours differ: runs by when, queue items by position and question, versions by tag', async () => {
+    const project = (await children('projects')).find((p) => label(p) === 'demo-support-chatbot')!;
+    const runs = (await children('projects', project)).filter((n) => n.id.startsWith('run/')).slice(0, 5);
+    for (const r of runs) {
+      assert.match(description(r), /^(just now|\d+ (min|h|d) ago|\d{4}-\d\d-\d\d)( · |$)/, `a run's description starts with when it ran: ${description(r)}`);
+      const icon = r.treeItem().iconPath as vscode.ThemeIcon;
+      assert.ok(icon instanceof vscode.ThemeIcon && icon.color, 'the status icon has a theme colour');
+    }
+    const failed = (await children('projects', project)).find((n) => n.id.startsWith('run/') && n.run.error);
+    if (failed) assert.equal((failed.treeItem().iconPath as vscode.ThemeIcon).id, 'error');
+
+    const queue = (await children('queues')).find((q) => label(q) === 'demo-review')!;
+    const items = await children('queues', queue);
+    assert.match(label(items[0]!), /^1\. /, 'queue items count from 1');
+    assert.match(label(items[1]!), /^2\. /);
+    assert.match(description(items[0]!), /^added .* · “.+”/, `added when, then what was asked: ${description(items[0]!)}`);
+    const descriptions = items.map(description);
+    assert.ok(new Set(descriptions).size > 1, 'queue items differ by what they asked');
+
+    const dataset = (await children('datasets')).find((d) => label(d) === 'demo-support-qa')!;
+    const versionsNode = (await children('datasets', dataset)).find((n) => n.id.endsWith('/versions'))!;
+    const versions = await children('datasets', versionsNode);
+    assert.deepEqual(versions.map(label).filter((l) => /^[a-z]/.test(l) && !/ago$|^just now$/.test(l)), ['prod', 'v1'], 'tagged versions are named by their tags');
+
+    const example = (await children('datasets', dataset)).find((n) => n.id.startsWith('example/'))!;
+    assert.ok(label(example).length > 0 && !/^[0-9a-f-]{36}$/.test(label(example)), 'an example reads as its inputs');
+  });
+
+  it('shows server text in tooltips as text, never as markup or command links', async () => {
+    const name = `**bold** [x](command:langsmith.signOut) <img src=x> ${Date.now()}`;
+    await http('POST', '/sessions', { name, description: '[click](command:langsmith.signOut) _it_' });
+    workbench.views.projects.refresh();
+    const node = (await children('projects')).find((p) => label(p) === name)!;
+    assert.ok(node, 'the project is listed under its name, as written');
+    const md = tooltip(node);
+    assert.ok(!md.isTrusted, 'tooltips are not trusted: no command links run');
+    assert.ok(!md.supportHtml, 'no HTML in tooltips');
+    assert.ok(md.value.includes('\\*\\*bold\\*\\*'), md.value);
+    assert.ok(md.value.includes('\\[click\\]\\(command:langsmith'), md.value);
+    assert.ok(!/\]\(command:/.test(md.value), 'no live Markdown link to a command');
+  });
+
+  it('has a walkthrough whose steps run the extension’s commands', async () => {
+    const [walkthrough] = pkg.contributes.walkthroughs;
+    assert.equal(walkthrough!.id, 'getStarted');
+    const commands = new Set(await vscode.commands.getCommands(true));
+    const linked = walkthrough!.steps.flatMap((s) => [...s.description.matchAll(/\(command:([\w.]+)\)/g)].map((m) => m[1]!));
+    assert.equal(linked.length, walkthrough!.steps.length, 'one button per step');
+    for (const c of linked) assert.ok(commands.has(c), `${c} is a command`);
+    for (const step of walkthrough!.steps) assert.ok(step.description.length > 20);
+  });
+});
