@@ -20,7 +20,7 @@ import { registerResourceCommands } from './commands/resourceCommands';
 import { registerViewCommands } from './commands/viewCommands';
 import { registerPanelCommands } from './commands/panelCommands';
 import { registerPromptFileCommands } from './commands/promptFileCommands';
-import { PromptFileSupport } from './prompts/promptFiles';
+import { watchPromptFiles } from './prompts/promptFiles';
 import { createLog } from './common/log';
 import { LangSmithDocuments, SCHEME } from './views/documents';
 import { LangSmithViews } from './views/views';
@@ -79,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   registerExperimentCommands(register, clients);
   registerPanelCommands(register, clients, panels);
   registerPromptFileCommands(register, clients, views, panels);
-  context.subscriptions.push(new PromptFileSupport());
+  context.subscriptions.push(watchPromptFiles());
 
   void connection.updateContext();
   // Other extensions get nothing: these services can make authenticated calls.

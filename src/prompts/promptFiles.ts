@@ -40,6 +40,25 @@ export async function parsePromptDocument(doc: vscode.TextDocument): Promise<Par
   return { ...(file ? { file } : {}), problems: problem ? [problem] : [], variables: [], templates: [] };
 }
 
+/**
+ * Starts the prompt-file features when the first prompt file is open (now or later): a window without prompt
+ * files registers nothing but this one listener at activation.
+ */
+export function watchPromptFiles(): vscode.Disposable {
+  let support: PromptFileSupport | undefined;
+  const start = () => (support ??= new PromptFileSupport());
+  const opened = vscode.workspace.onDidOpenTextDocument((doc) => {
+    if (isPromptDocument(doc)) start();
+  });
+  if (vscode.workspace.textDocuments.some(isPromptDocument)) start();
+  return {
+    dispose() {
+      opened.dispose();
+      support?.dispose();
+    },
+  };
+}
+
 export class PromptFileSupport implements vscode.Disposable {
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('langsmith-prompts');
   private readonly disposables: vscode.Disposable[] = [this.diagnostics];

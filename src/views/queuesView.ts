@@ -84,12 +84,13 @@ export class QueueRunNode extends TreeNode {
   treeItem(): vscode.TreeItem {
     const r = this.run;
     const reviewed = !!r.last_reviewed_time;
-    // 1-based, as people count; then what the run was asked, since runs of one chain share a name.
+    // 1-based, as people count.
     const item = new vscode.TreeItem(`${this.index + 1}. ${r.name ?? r.id}`, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = reviewed ? new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed')) : new vscode.ThemeIcon('circle-large-outline');
     const asked = summarize((r as { inputs?: unknown }).inputs, 50);
-    item.description = [r.added_at ? `added ${formatWhen(r.added_at)}` : undefined, asked ? `“${asked}”` : undefined, reviewed ? 'reviewed' : undefined].filter(Boolean).join(' · ');
+    // What the run was asked differs most between neighbours, so it comes before when it was added.
+    item.description = [asked ? `“${asked}”` : undefined, r.added_at ? `added ${formatWhen(r.added_at)}` : undefined, reviewed ? 'reviewed' : undefined].filter(Boolean).join(' · ');
     item.tooltip = markdownLines([
       `**${escapeMarkdown(r.name ?? '')}** · ${escapeMarkdown(r.run_type ?? 'run')} · ${reviewed ? 'reviewed' : 'not reviewed yet'}`,
       asked ? `Inputs: ${escapeMarkdown(summarize((r as { inputs?: unknown }).inputs, 300))}` : undefined,

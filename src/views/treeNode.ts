@@ -257,8 +257,16 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
 
   constructor(readonly root: TreeNode) {}
 
+  /** Rows go out without their tooltips (less to send for a page of 50); a tooltip is made when hovered. */
   getTreeItem(node: TreeNode): vscode.TreeItem {
-    return node.treeItem();
+    const item = node.treeItem();
+    item.tooltip = undefined;
+    return item;
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    item.tooltip = node.treeItem().tooltip;
+    return item;
   }
 
   getChildren(node?: TreeNode): Promise<TreeNode[]> {

@@ -6,7 +6,10 @@ import type * as z from 'zod/mini';
 import type { ClientService } from '../auth/clientService';
 import type { ConnectionState, ReadyType, Schema } from '../protocol/messages';
 import type { PanelDescriptor } from './descriptors';
-import { WebviewHost } from './webviewHost';
+import type { WebviewHost } from './webviewHost';
+
+/** The webview host (and with it the message router and zod) loads with the first panel, not at activation. */
+const loadWebviewHost = () => import('./webviewHost').then((m) => m.WebviewHost);
 
 /** What host controllers may use. */
 export interface PanelServices {
@@ -76,7 +79,7 @@ export class PanelFrame implements vscode.Disposable {
 
   /** Reveals the panel showing `key`, or opens one. */
   async show<K>(descriptor: PanelDescriptor, key: K, column: vscode.ViewColumn = vscode.ViewColumn.Active): Promise<WebviewHost> {
-    const app = (await descriptor.load()) as PanelApp<K>;
+    const [app, Host] = await Promise.all([descriptor.load() as Promise<PanelApp<K>>, loadWebviewHost()]);
     const id = this.instanceId(descriptor, app, key);
     const existing = this.open.get(id);
     if (existing) {
@@ -84,7 +87,7 @@ export class PanelFrame implements vscode.Disposable {
       return existing.host;
     }
     const panel = vscode.window.createWebviewPanel(descriptor.viewType, app.title(key), column);
-    return this.attach(descriptor, app, panel, key);
+    return this.attach(Host, descriptor, app, panel, key);
   }
 
   /** The open panels of an app (for notifications such as "this example changed on the server"). */
@@ -93,7 +96,7 @@ export class PanelFrame implements vscode.Disposable {
   }
 
   private async restore(descriptor: PanelDescriptor, panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const app = await descriptor.load();
+    const [app, Host] = await Promise.all([descriptor.load(), loadWebviewHost()]);
     const restore = typeof state === 'object' && state !== null ? (state as { restore?: unknown }).restore : undefined;
     const key = app.parseKey(restore);
     if (key === undefined) {
@@ -103,16 +106,16 @@ export class PanelFrame implements vscode.Disposable {
     }
     const id = this.instanceId(descriptor, app, key);
     this.open.get(id)?.host.dispose();
-    this.attach(descriptor, app, panel, key);
+    this.attach(Host, descriptor, app, panel, key);
   }
 
   private instanceId<K>(descriptor: PanelDescriptor, app: PanelApp<K>, key: K): string {
     return descriptor.instances === 'one' ? descriptor.app : `${descriptor.app}:${app.keyId(key)}`;
   }
 
-  private attach<K>(descriptor: PanelDescriptor, app: PanelApp<K>, panel: vscode.WebviewPanel, key: K): WebviewHost {
+  private attach<K>(Host: typeof WebviewHost, descriptor: PanelDescriptor, app: PanelApp<K>, panel: vscode.WebviewPanel, key: K): WebviewHost {
     const id = this.instanceId(descriptor, app, key);
-    const host = new WebviewHost(panel, this.services.extensionUri, { app: descriptor.app, title: app.title(key), hasCss: descriptor.hasCss }, this.services.log);
+    const host = new Host(panel, this.services.extensionUri, { app: descriptor.app, title: app.title(key), hasCss: descriptor.hasCss }, this.services.log);
     panel.iconPath = vscode.Uri.joinPath(this.services.extensionUri, 'media', descriptor.icon);
     const controller = app.open({ host, key, services: this.services, panels: this, setTitle: (title) => (panel.title = title) });
     host.router.onRequest(app.ready, async (_params, { signal }) => {

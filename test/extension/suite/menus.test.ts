@@ -155,7 +155,7 @@ describe('rows and menus a new user sees', function () {
     const items = await children('queues', queue);
     assert.match(label(items[0]!), /^1\. /, 'queue items count from 1');
     assert.match(label(items[1]!), /^2\. /);
-    assert.match(description(items[0]!), /^added .* · “.+”/, `added when, then what was asked: ${description(items[0]!)}`);
+    assert.match(description(items[0]!), /^“.+” · added /, `what was asked, then when it was added: ${description(items[0]!)}`);
     const descriptions = items.map(description);
     assert.ok(new Set(descriptions).size > 1, 'queue items differ by what they asked');
 
