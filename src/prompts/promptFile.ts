@@ -4,7 +4,7 @@
 // (`base`) gives back that very manifest when nothing changed, so a pulled file pushed unchanged is "nothing to
 // commit". No `vscode` here: this runs in the extension host, in tests and in the unit layer alike.
 import Mustache from 'mustache';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar, YAMLSeq, type Document, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, Parser, Scalar, YAMLSeq, type CST, type Document, type Node } from 'yaml';
 import { MSG } from '../client/messages';
 import { checkTemplateFormat, TEMPLATE_FORMATS, type TemplateFormat } from '../client/templates/format';
 import { fstringVariables } from '../client/templates/fstring';
@@ -368,11 +368,48 @@ function readModel(r: Reader, node: unknown): PromptFile['model'] {
   return { id: cls.split('.'), settings };
 }
 
+/**
+ * Deeper than this, a file is refused before it is composed: composing recurses per level (near the stack's end a
+ * regular expression compiled by V8 can abort the process) and slows down badly on nested complex keys. A prompt
+ * file needs a few levels.
+ */
+const MAX_DEPTH = 64;
+
+/** The deepest nesting of lists and mappings in the text, and where, from yaml's CST (parsed without recursion). */
+function deepest(text: string): { depth: number; offset: number } {
+  let best = { depth: 0, offset: 0 };
+  const stack: [CST.Token, number][] = [];
+  for (const token of new Parser().parse(text)) stack.push([token, 0]);
+  while (stack.length) {
+    const [t, d] = stack.pop()!;
+    if (t.type === 'document' && t.value) stack.push([t.value, d]);
+    else if (t.type === 'block-map' || t.type === 'block-seq' || t.type === 'flow-collection') {
+      if (d + 1 > best.depth) best = { depth: d + 1, offset: t.offset };
+      for (const item of t.items) {
+        if (item.key) stack.push([item.key, d + 1]);
+        if (item.value) stack.push([item.value, d + 1]);
+      }
+    }
+  }
+  return best;
+}
+
 /** Reads a prompt file. Never throws: what cannot be read is a problem with its place. */
 export function parsePromptFile(text: string): ParsedPromptFile {
   const r = new Reader(text);
   let doc: Document.Parsed;
   try {
+    let deep: { depth: number; offset: number };
+    try {
+      deep = deepest(text);
+    } catch {
+      // The CST parser recurses on thousands of pending block levels (a RangeError, caught here).
+      deep = { depth: Infinity, offset: 0 };
+    }
+    if (deep.depth > MAX_DEPTH) {
+      r.add('error', 'yaml', `Nested too deeply: more than ${MAX_DEPTH} levels of lists and mappings.`, { offset: deep.offset, length: 1 });
+      return { problems: r.problems, variables: [], templates: [] };
+    }
     doc = parseDocument(text, { lineCounter: new LineCounter(), prettyErrors: false, uniqueKeys: true });
   } catch (e) {
     r.add('error', 'yaml', `Not valid YAML: ${e instanceof Error ? e.message : String(e)}`, { offset: 0, length: 0 });
