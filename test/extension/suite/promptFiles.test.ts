@@ -293,6 +293,21 @@ describe('prompt files', function () {
     assert.ok(decodeURIComponent(pair.original.query).includes(c2!.commit.commit_hash), 'the older commit is on the left');
   });
 
+  it('imports a .prompty file as a prompt file next to it', async () => {
+    const source = write(
+      `triage-${suffix}.prompty`,
+      ['---', 'name: Ticket Triage', 'description: Sorts tickets.', 'model:', '  api: chat', '  configuration:', '    type: openai', '    name: gpt-4o-mini', 'inputs:', '  ticket:', '    type: string', '---', 'system:', 'You sort tickets by urgency.', '', 'user:', '{{ticket}}', ''].join('\n'),
+    );
+    const target = vscode.Uri.file(path.join(dir, `triage-${suffix}.prompt.yaml`));
+    const run = await runScripted(workbench, 'langsmith.importPrompty', new ScriptedPrompter([{ file: target }]), source);
+    assert.deepEqual(run.errors, []);
+    const text = await eventuallyText(() => vscode.workspace.textDocuments.find((d) => d.uri.fsPath === target.fsPath), (t) => t.includes('messages:'));
+    assert.match(text, /^prompt: ticket-triage$/m);
+    assert.match(text, /^template_format: mustache$/m);
+    assert.match(text, /- role: human\n\s+template: "?\{\{ticket\}\}"?/);
+    assert.match(text, /class: langchain\.chat_models\.openai\.ChatOpenAI/);
+  });
+
   async function pollState(host: WebviewHost, check: (s: PromptCommitState) => boolean): Promise<PromptCommitState> {
     const end = Date.now() + 10_000;
     for (;;) {
