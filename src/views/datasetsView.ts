@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Dataset, DatasetVersion, Example } from '../client';
 import { Commands } from '../commands/ids';
 import { escapeMarkdown, formatWhen, markdownLines, summarize } from './format';
-import { errorNode, MessageNode, PagedParentNode, TreeNode, type ViewContext } from './treeNode';
+import { errorNode, MessageNode, PagedParentNode, TreeNode, withSideLoad, type ViewContext } from './treeNode';
 
 const PAGE = 50;
 
@@ -28,15 +28,7 @@ export class DatasetsRoot extends PagedParentNode<Dataset> {
     // dataset, and not one request after the other).
     const shared = client.datasets.sharedIds().catch(() => new Set<string>());
     const list = client.datasets.list({ nameContains: this.nameContains || undefined });
-    const self = this;
-    return (async function* () {
-      let first = true;
-      for await (const d of list) {
-        if (first) self.shared = await shared;
-        first = false;
-        yield d;
-      }
-    })();
+    return withSideLoad(list, shared, (ids) => (this.shared = ids));
   }
 
   protected itemNode(dataset: Dataset): TreeNode {

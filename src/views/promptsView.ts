@@ -5,7 +5,7 @@ import type { Commit, LangSmithClient, PromptRepo, PromptTag } from '../client';
 import type { PromptListOptions } from '../client/resources/prompts';
 import { Commands } from '../commands/ids';
 import { escapeMarkdown, formatWhen, markdownLines } from './format';
-import { groupItem, PagedParentNode, TreeNode, type ViewContext } from './treeNode';
+import { groupItem, PagedParentNode, TreeNode, withSideLoad, type ViewContext } from './treeNode';
 
 const PAGE = 50;
 
@@ -150,15 +150,7 @@ export class PromptNode extends PagedParentNode<Commit> {
     // The tags and the first page of commits at once.
     const tags = this.own ? client.prompts.listTags(this.identifier).catch((): PromptTag[] => []) : Promise.resolve([]);
     const commits = client.prompts.listCommits(this.identifier);
-    const self = this;
-    return (async function* () {
-      let first = true;
-      for await (const c of commits) {
-        if (first) self.tags = await tags;
-        first = false;
-        yield c;
-      }
-    })();
+    return withSideLoad(commits, tags, (loaded) => (this.tags = loaded));
   }
 
   protected itemNode(commit: Commit): TreeNode {

@@ -12,6 +12,21 @@ export interface ViewContext {
   redraw(node: TreeNode): void;
 }
 
+/**
+ * A listing whose rows need something loaded beside it (tags, share state): both requests go out at once, and
+ * `use` gets the side load before the first row is handed on.
+ */
+export function withSideLoad<T, S>(list: AsyncIterable<T>, side: Promise<S>, use: (loaded: S) => void): AsyncIterator<T> {
+  return (async function* () {
+    let first = true;
+    for await (const item of list) {
+      if (first) use(await side);
+      first = false;
+      yield item;
+    }
+  })();
+}
+
 export abstract class TreeNode {
   constructor(
     readonly id: string,

@@ -10,9 +10,8 @@ import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { ExampleEditorKey } from '../../../src/protocol/exampleEditor';
 import { Panels } from '../../../src/webviews/descriptors';
-import type { WebviewHost } from '../../../src/webviews/webviewHost';
 import { ScriptedPrompter } from './scriptedPrompter';
-import { activateWorkbench, apiKey, endpoint, get, runScripted } from './support';
+import { activateWorkbench, apiKey, endpoint, get, runScripted, hostCall, hostOk } from './support';
 
 interface ExampleJson {
   id: string;
@@ -26,21 +25,14 @@ interface ExampleJson {
 const noAttachments = { add: [], rename: {}, remove: [] };
 
 describe('example editor (host)', function () {
+  /** Ids for requests sent by hand (cancellation); hostCall counts from 1, these from far above. */
+  let nextId = 500_000;
   let workbench: WorkbenchApi;
   let datasetId: string;
   let exampleId: string;
-  let nextId = 1;
 
-  const call = async (host: WebviewHost, method: string, params: unknown) => {
-    const answer = await host.router.dispatch({ kind: 'request', id: nextId++, method, params });
-    assert.ok(answer, `no answer to ${method}`);
-    return answer;
-  };
-  const ok = async <T>(host: WebviewHost, method: string, params: unknown): Promise<T> => {
-    const answer = await call(host, method, params);
-    assert.ok(answer.ok, `${method} failed: ${JSON.stringify(answer)}`);
-    return answer.result as T;
-  };
+  const call = hostCall;
+  const ok = hostOk;
   const readExample = async (id: string) => (await get<ExampleJson[]>(`/examples?id=${id}`))[0]!;
   const panelFor = (id: string) => {
     const panel = workbench.panels.panelsOf<ExampleEditorKey>(Panels.exampleEditor).find((p) => p.key.exampleId === id);

@@ -13,7 +13,7 @@ import type { TreeNode } from '../../../src/views/treeNode';
 import { Panels } from '../../../src/webviews/descriptors';
 import type { WebviewHost } from '../../../src/webviews/webviewHost';
 import { ScriptedPrompter } from './scriptedPrompter';
-import { activateWorkbench, eventuallyText, get, http, runScripted } from './support';
+import { activateWorkbench, eventuallyText, get, http, runScripted, hostCall, hostOk } from './support';
 
 interface CommitJson {
   id: string;
@@ -44,19 +44,10 @@ const chat = (system: string, human: string) => ({
 describe('prompt files', function () {
   let workbench: WorkbenchApi;
   let dir: string;
-  let nextId = 1;
   const suffix = Math.random().toString(36).slice(2, 8);
 
-  const call = async (host: WebviewHost, method: string, params: unknown) => {
-    const answer = await host.router.dispatch({ kind: 'request', id: nextId++, method, params });
-    assert.ok(answer, `no answer to ${method}`);
-    return answer;
-  };
-  const ok = async <T>(host: WebviewHost, method: string, params: unknown): Promise<T> => {
-    const answer = await call(host, method, params);
-    assert.ok(answer.ok, `${method} failed: ${JSON.stringify(answer)}`);
-    return answer.result as T;
-  };
+  const call = hostCall;
+  const ok = hostOk;
   const commits = async (name: string, owner = '-') => (await get<{ commits: CommitJson[] }>(`/commits/${owner}/${name}/?limit=100`)).commits;
   const tags = async (name: string) => get<TagJson[]>(`/repos/-/${name}/tags`);
   const write = (name: string, text: string) => {

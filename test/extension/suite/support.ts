@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
+import type { WebviewHost } from '../../../src/webviews/webviewHost';
 import type { ScriptedPrompter } from './scriptedPrompter';
 
 /** The local server test/extension/run.mjs started, and the key the environment signs in with. */
@@ -78,4 +79,20 @@ export async function eventuallyText(doc: () => vscode.TextDocument | undefined,
     if (Date.now() > end) assert.fail(`the document never showed what was expected; it shows:\n${last.slice(0, 2000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+let nextRequestId = 1;
+
+/** Sends a request to a panel's host side as its webview would; the answer (ok or an error value). */
+export async function hostCall(host: WebviewHost, method: string, params: unknown) {
+  const answer = await host.router.dispatch({ kind: 'request', id: nextRequestId++, method, params });
+  assert.ok(answer, `no answer to ${method}`);
+  return answer;
+}
+
+/** A request that must succeed; its result. */
+export async function hostOk<T>(host: WebviewHost, method: string, params: unknown): Promise<T> {
+  const answer = await hostCall(host, method, params);
+  assert.ok(answer.ok, `${method} failed: ${JSON.stringify(answer)}`);
+  return answer.result as T;
 }
