@@ -1,7 +1,7 @@
 // `npm test`: installs what is missing, then runs every test layer in order and prints each layer's counts.
 //   node scripts/test.mjs                  all layers
 //   node scripts/test.mjs unit client      only these layers
-// Layers: types (tsc), unit, server, client, webview (the built webview apps in Chromium with a fake host),
+// Layers: types (tsc), lint (ESLint: typescript-eslint and the architecture's doors), unit, server, client, webview (the built webview apps in Chromium with a fake host),
 // extension (mocha inside the real VS Code extension host), e2e
 // (Playwright + Chromium clicking the real workbench with the packaged .vsix).
 import { spawn, spawnSync } from 'node:child_process';
@@ -15,6 +15,7 @@ process.chdir(root);
 const npx = (args) => ['npx', ['--no-install', ...args]];
 const layers = [
   { name: 'types', cmd: npx(['tsc', '--noEmit', '-p', '.']), then: [npx(['tsc', '--noEmit', '-p', 'webview-ui']), npx(['tsc', '--noEmit', '-p', 'test/webview'])], counts: false },
+  { name: 'lint', cmd: ['node', ['scripts/lint.mjs']], counts: 'lint' },
   { name: 'unit', cmd: npx(['mocha', '--config', 'test/unit/.mocharc.json']) },
   { name: 'server', cmd: npx(['mocha', '--config', 'test/server/.mocharc.json']) },
   { name: 'client', cmd: npx(['mocha', '--config', 'test/client/.mocharc.json']) },
@@ -57,6 +58,9 @@ function run([cmd, args]) {
   }
 }
 
+/** Colour codes in a layer's output (ESC [ … m), left out before the counts are read. */
+const ANSI_COLOURS = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+
 /** Runs a command, echoing its output, and reads mocha's or our runner's closing counts from it. */
 function runLayer([cmd, args]) {
   return new Promise((resolve) => {
@@ -69,12 +73,13 @@ function runLayer([cmd, args]) {
     child.stdout.on('data', echo(process.stdout));
     child.stderr.on('data', echo(process.stderr));
     child.on('close', (code) => {
-      const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
+      const plain = text.replace(ANSI_COLOURS, '');
       const num = (re) => Number(re.exec(plain)?.[1] ?? 0);
       const passed = num(/(\d+) passing/) || num(/^(\d+) passed, \d+ failed/m);
       const failed = num(/(\d+) failing/) || num(/^\d+ passed, (\d+) failed/m);
       const pending = num(/(\d+) pending/);
-      resolve({ code: code ?? 1, passed, failed, pending });
+      const lint = /^lint: (.*)$/m.exec(plain)?.[1];
+      resolve({ code: code ?? 1, passed, failed, pending, lint });
     });
   });
 }
@@ -96,9 +101,11 @@ let passed = 0;
 let failed = 0;
 let broken = false;
 for (const r of results) {
-  const counts = r.counts === false ? (r.code === 0 ? 'clean' : 'errors') : `${r.passed} passed, ${r.failed} failed${r.pending ? `, ${r.pending} pending` : ''}`;
+  const counts =
+    r.counts === false ? (r.code === 0 ? 'clean' : 'errors') : r.counts === 'lint' ? (r.lint ?? 'did not finish') : `${r.passed} passed, ${r.failed} failed${r.pending ? `, ${r.pending} pending` : ''}`;
   console.log(`  ${r.name.padEnd(10)} ${counts.padEnd(34)} ${r.seconds.padStart(6)} s${r.code === 0 ? '' : `  (exit ${r.code})`}`);
-  if (r.counts !== false) {
+  if (r.counts === 'lint' && !r.lint) broken = true;
+  if (r.counts !== false && r.counts !== 'lint') {
     passed += r.passed;
     failed += r.failed;
     // A layer that ran nothing is a failure: its tests were not found or did not load.

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { LangSmithClient } from '../client';
 import { LangSmithAuthError, LangSmithError } from '../client/errors';
-import { Commands } from '../commands/ids';
+import { Commands } from '../constants';
 import type { Connection, ConnectionState } from './connection';
 import { ConnectionSettingError, createNetworkFetch, networkKey, readNetworkSettings, type NetworkFetch, type NetworkSettings } from './network';
 

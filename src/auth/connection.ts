@@ -1,8 +1,9 @@
 // The connection the extension would use now: endpoint and workspace from settings or the environment,
 // and the API key from SecretStorage or the environment. Keeps the `langsmith.signedIn` context key true.
 import * as vscode from 'vscode';
-import { ContextKeys } from '../commands/ids';
-import { ConfigKeys, readConnectionSettings, type ConnectionSettings } from '../common/config';
+import { ConfigKeys } from '../constants';
+import { ContextKeys } from '../constants';
+import { readConnectionSettings, type ConnectionSettings } from '../common/config';
 import type { Credentials, KeySource } from './credentials';
 import { affectsNetwork } from './network';
 

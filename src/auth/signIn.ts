@@ -1,9 +1,10 @@
 // Sign in: pick the endpoint (LangSmith US/EU, the local server, or any URL), then the API key, checked with a
 // real call before it is stored. The key goes to SecretStorage only, filed under its endpoint.
 import * as vscode from 'vscode';
+import { ConfigKeys } from '../constants';
 import { LangSmithAuthError, LangSmithError } from '../client/errors';
-import { UserCancelled } from '../commands/registerCommand';
-import { ConfigKeys, normalizeEndpoint, readConnectionSettings } from '../common/config';
+import { UserCancelled } from '../common/cancelled';
+import { normalizeEndpoint, readConnectionSettings } from '../common/config';
 import { validateApiKeyInput, validateEndpointInput } from '../common/validation';
 import { createClient } from './clientService';
 import type { Credentials } from './credentials';

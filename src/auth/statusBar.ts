@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Commands } from '../commands/ids';
+import { Commands } from '../constants';
 import type { ClientService, Health } from './clientService';
 
 /** Shows the endpoint, workspace and connection state; a click signs in or shows the log. */

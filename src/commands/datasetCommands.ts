@@ -6,7 +6,7 @@ import { datasetNameFromFile, parseJsonObject, validateJsonObject, validateSplit
 import { DatasetNode, ExampleNode, VersionNode } from '../views/datasetsView';
 import { documentUri, showDocument } from '../views/documents';
 import type { LangSmithViews } from '../views/views';
-import { Commands } from './ids';
+import { Commands } from '../constants';
 import { prompter } from './prompter';
 import { UserCancelled, type CommandRegistrar } from './registerCommand';
 import { ask, choose, confirm, selection, validateName, withProgress } from './ui';

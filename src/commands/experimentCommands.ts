@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import { comparisonProblem, validateName } from '../common/validation';
 import { ProjectNode } from '../views/projectsView';
-import { Commands } from './ids';
+import { Commands } from '../constants';
 import type { CommandRegistrar } from './registerCommand';
 import { ask, selection } from './ui';
 

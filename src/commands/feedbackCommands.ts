@@ -14,7 +14,7 @@ import {
 import { formatWhen, summarize } from '../views/format';
 import { RunNode } from '../views/projectsView';
 import { QueueRunNode } from '../views/queuesView';
-import { Commands } from './ids';
+import { Commands } from '../constants';
 import type { CommandRegistrar } from './registerCommand';
 import { ask, choose, confirm, withProgress } from './ui';
 

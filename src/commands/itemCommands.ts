@@ -7,7 +7,7 @@ import { DatasetNode, ExampleNode } from '../views/datasetsView';
 import { ProjectNode, RunNode } from '../views/projectsView';
 import { CommitNode, PromptNode } from '../views/promptsView';
 import { QueueNode, QueueRunNode } from '../views/queuesView';
-import { Commands } from './ids';
+import { Commands } from '../constants';
 import type { CommandRegistrar } from './registerCommand';
 import { selection } from './ui';
 

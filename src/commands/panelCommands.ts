@@ -7,7 +7,7 @@ import { MessageNode } from '../views/treeNode';
 import { Panels } from '../webviews/descriptors';
 import type { PanelFrame } from '../webviews/panels';
 import { compareVersions } from './compareVersions';
-import { Commands } from './ids';
+import { Commands } from '../constants';
 import type { CommandRegistrar } from './registerCommand';
 
 /** What "Edit Example" accepts besides a tree node: the ids, as other panels pass them. */

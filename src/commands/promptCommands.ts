@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import { PromptNode } from '../views/promptsView';
 import type { LangSmithViews } from '../views/views';
-import { Commands } from './ids';
+import { Commands } from '../constants';
 import type { CommandRegistrar } from './registerCommand';
 import { ask, confirm, validatePromptName } from './ui';
 

@@ -12,7 +12,7 @@ import { CommitNode, PromptNode } from '../views/promptsView';
 import type { LangSmithViews } from '../views/views';
 import { Panels } from '../webviews/descriptors';
 import type { PanelFrame } from '../webviews/panels';
-import { Commands } from './ids';
+import { Commands } from '../constants';
 import { prompter } from './prompter';
 import type { CommandRegistrar } from './registerCommand';
 import { UserCancelled } from './registerCommand';

@@ -5,7 +5,7 @@ import type { AnnotationQueue, LangSmithClient } from '../client';
 import { RunNode } from '../views/projectsView';
 import { QueueNode, QueueRunNode } from '../views/queuesView';
 import type { LangSmithViews } from '../views/views';
-import { Commands } from './ids';
+import { Commands } from '../constants';
 import type { CommandRegistrar } from './registerCommand';
 import { ask, choose, confirm, selection, validateName, withProgress } from './ui';
 

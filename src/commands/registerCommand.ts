@@ -1,15 +1,12 @@
 // The one way commands are registered: every failure is logged in full, the user sees one short
 // notification with a "Show Log" action, and cancellation stays silent.
 import * as vscode from 'vscode';
-import type { CommandId } from './ids';
-import { Commands } from './ids';
+import type { CommandId } from '../constants';
+import { Commands } from '../constants';
 
-export class UserCancelled extends Error {
-  constructor() {
-    super('Cancelled');
-    this.name = 'UserCancelled';
-  }
-}
+import { UserCancelled } from '../common/cancelled';
+
+export { UserCancelled };
 
 function isCancellation(err: unknown): boolean {
   return err instanceof UserCancelled || err instanceof vscode.CancellationError || (err instanceof Error && err.name === 'AbortError');

@@ -5,7 +5,7 @@ import { DatasetNode } from '../views/datasetsView';
 import { documentUri, showDocument } from '../views/documents';
 import { ProjectNode, RunNode } from '../views/projectsView';
 import type { LangSmithViews } from '../views/views';
-import { Commands } from './ids';
+import { Commands } from '../constants';
 import type { CommandRegistrar } from './registerCommand';
 import { ask, confirm, validateName, withProgress } from './ui';
 

@@ -1,7 +1,7 @@
 // Refresh, paging and filters of the four views.
 import * as vscode from 'vscode';
 import type { CommandRegistrar } from './registerCommand';
-import { Commands, ContextKeys } from './ids';
+import { Commands, ContextKeys } from '../constants';
 import type { LangSmithViews } from '../views/views';
 import { LoadMoreNode, TreeNode } from '../views/treeNode';
 import { ask } from './ui';

@@ -1,11 +1,6 @@
 // Typed access to the extension's settings and the environment conventions of LangSmith's own clients.
+import { ConfigKeys } from '../constants';
 import * as vscode from 'vscode';
-
-export const ConfigKeys = {
-  section: 'langsmith',
-  endpoint: 'endpoint',
-  workspaceId: 'workspaceId',
-} as const;
 
 export const DEFAULT_ENDPOINT = 'https://api.smith.langchain.com';
 

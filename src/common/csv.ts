@@ -8,7 +8,7 @@ export function csvHeader(text: string, fileName = 'The file'): string[] {
   try {
     rows = parse(text, { to_line: 1, bom: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
   } catch (err) {
-    throw new Error(`${fileName} is not valid CSV: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`${fileName} is not valid CSV: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   const columns = (rows[0] ?? []).map((c) => c.trim()).filter(Boolean);
   if (!columns.length) throw new Error(`${fileName} is empty or has no header row: the first line must name the columns.`);

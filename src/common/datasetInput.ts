@@ -19,7 +19,7 @@ export function validateSplitName(value: string): string | undefined {
   const v = value.trim();
   if (!v) return 'Give the split a name.';
   if (v.length > 100) return 'Keep the split name under 100 characters.';
-  if (/[\u0000-\u001f\u007f]/.test(v)) return 'Names cannot contain control characters.';
+  if (/\p{Cc}/u.test(v)) return 'Names cannot contain control characters.';
   return undefined;
 }
 
@@ -29,7 +29,7 @@ export function parseJsonObject(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new Error(`That is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`That is not valid JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('Enter a JSON object ({ … }), not an array or a single value.');
   return value as Record<string, unknown>;

@@ -31,7 +31,7 @@ export function validateName(kind: string): (value: string) => string | undefine
     const v = value.trim();
     if (!v) return `Give the ${kind} a name.`;
     if (v.length > 200) return `Keep the ${kind} name under 200 characters.`;
-    if (/[\u0000-\u001f\u007f]/.test(v)) return 'Names cannot contain control characters.';
+    if (/\p{Cc}/u.test(v)) return 'Names cannot contain control characters.';
     return undefined;
   };
 }

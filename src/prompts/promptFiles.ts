@@ -2,7 +2,7 @@
 // used), completion of variables inside templates, and CodeLens actions at the top (push, compare, run). The
 // format itself (YAML, manifests) is a bundle of its own, loaded when the first prompt file is seen.
 import * as vscode from 'vscode';
-import { Commands } from '../commands/ids';
+import { Commands } from '../constants';
 import type { ParsedPromptFile, Problem } from './promptFile';
 
 type Format = typeof import('./format');

@@ -207,7 +207,7 @@ export async function pushPromptFile(client: LangSmithClient, file: PromptFile, 
   const target = await resolveTarget(client, file.identifier, 'create a commit', signal);
   if (target.refusal) throw new LangSmithValidationError(target.refusal);
   const id = target.identifier;
-  let repo = await client.prompts.get(id, { signal });
+  const repo = await client.prompts.get(id, { signal });
   const latest = repo ? await firstCommit(client, id, signal) : null;
   if ((latest?.commit_hash ?? null) !== o.expectedParent) return { status: 'stale', latest: latest?.commit_hash ?? null };
 
@@ -215,15 +215,27 @@ export async function pushPromptFile(client: LangSmithClient, file: PromptFile, 
   const updated: string[] = [];
   if (!repo) {
     const isPublic = o.create?.isPublic ?? file.visibility === 'public';
-    repo = await client.prompts.create(id, { description: o.create?.description ?? file.description, readme: file.readme, tags: file.tags, isPublic, signal });
+    await client.prompts.create(id, { description: o.create?.description ?? file.description, readme: file.readme, tags: file.tags, isPublic, signal });
     created = true;
   } else {
     const attrs: { description?: string; readme?: string; tags?: string[]; isPublic?: boolean } = {};
-    if (file.description !== undefined && file.description !== (repo.description ?? '')) (attrs.description = file.description), updated.push('description');
-    if (file.readme !== undefined && file.readme !== (repo.readme ?? '')) (attrs.readme = file.readme), updated.push('readme');
-    if (file.tags !== undefined && canonicalJson(file.tags) !== canonicalJson(repo.tags ?? [])) (attrs.tags = file.tags), updated.push('tags');
-    if (file.visibility !== undefined && (file.visibility === 'public') !== !!repo.is_public) (attrs.isPublic = file.visibility === 'public'), updated.push('visibility');
-    if (updated.length) repo = await client.prompts.update(id, { ...attrs, signal });
+    if (file.description !== undefined && file.description !== (repo.description ?? '')) {
+      attrs.description = file.description;
+      updated.push('description');
+    }
+    if (file.readme !== undefined && file.readme !== (repo.readme ?? '')) {
+      attrs.readme = file.readme;
+      updated.push('readme');
+    }
+    if (file.tags !== undefined && canonicalJson(file.tags) !== canonicalJson(repo.tags ?? [])) {
+      attrs.tags = file.tags;
+      updated.push('tags');
+    }
+    if (file.visibility !== undefined && (file.visibility === 'public') !== !!repo.is_public) {
+      attrs.isPublic = file.visibility === 'public';
+      updated.push('visibility');
+    }
+    if (updated.length) await client.prompts.update(id, { ...attrs, signal });
   }
 
   const base = latest ? (await client.prompts.pull(`${id}:${latest.commit_hash}`, { includeModel: true, signal })).manifest : undefined;

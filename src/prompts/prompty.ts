@@ -70,7 +70,7 @@ function checkTemplate(template: string, where: string): void {
   try {
     Mustache.parse(template);
   } catch (e) {
-    throw new Error(`The ${where} is not a valid mustache template: ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(`The ${where} is not a valid mustache template: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
 }
 

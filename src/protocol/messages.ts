@@ -100,7 +100,7 @@ export const ConnectionNotice = defineNotification('webview/connection', Connect
  * content at once. `restore` is what the host needs to reopen the same panel after a window reload; the
  * frame keeps it in the webview's state, and the host checks it again when it comes back.
  */
-export type ReadyType<S extends Schema> = RequestType<z.ZodMiniObject<{}>, z.ZodMiniObject<{ restore: z.ZodMiniUnknown; connection: typeof ConnectionState; state: S }>>;
+export type ReadyType<S extends Schema> = RequestType<z.ZodMiniObject<Record<string, never>>, z.ZodMiniObject<{ restore: z.ZodMiniUnknown; connection: typeof ConnectionState; state: S }>>;
 
 export function defineReady<S extends Schema>(scope: string, state: S): ReadyType<S> {
   return defineRequest(`${scope}/ready`, z.strictObject({}), z.strictObject({ restore: z.unknown(), connection: ConnectionState, state }));

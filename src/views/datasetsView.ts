@@ -1,7 +1,7 @@
 // Datasets → examples (paged), splits, versions (with tags).
 import * as vscode from 'vscode';
 import type { Dataset, DatasetVersion, Example } from '../client';
-import { Commands } from '../commands/ids';
+import { Commands } from '../constants';
 import { escapeMarkdown, formatWhen, markdownLines, summarize } from './format';
 import { errorNode, MessageNode, PagedParentNode, TreeNode, withSideLoad, type ViewContext } from './treeNode';
 

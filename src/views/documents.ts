@@ -4,8 +4,8 @@
 import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import { isNotFound } from '../client/errors';
+import { SCHEME } from '../constants';
 
-export const SCHEME = 'langsmith';
 
 type Kind = 'run' | 'example' | 'exampleVersion' | 'draft' | 'commit' | 'promptCommit' | 'publicDataset' | 'similarExamples';
 

@@ -1,7 +1,7 @@
 // Projects → root runs (newest first, paged) → child runs.
 import * as vscode from 'vscode';
 import type { Project, Run } from '../client';
-import { Commands } from '../commands/ids';
+import { Commands } from '../constants';
 import { escapeMarkdown, formatCount, formatLatency, formatWhen, markdownLines, summarize } from './format';
 import { PagedParentNode, type TreeNode, type ViewContext } from './treeNode';
 

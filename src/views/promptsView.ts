@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Commit, LangSmithClient, PromptRepo, PromptTag } from '../client';
 import type { PromptListOptions } from '../client/resources/prompts';
-import { Commands } from '../commands/ids';
+import { Commands } from '../constants';
 import { escapeMarkdown, formatWhen, markdownLines } from './format';
 import { groupItem, PagedParentNode, TreeNode, withSideLoad, type ViewContext } from './treeNode';
 

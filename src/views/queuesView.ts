@@ -1,7 +1,7 @@
 // Annotation queues → the runs in each queue (with their index); the size is in the description.
 import * as vscode from 'vscode';
 import type { AnnotationQueue, QueueRun } from '../client';
-import { Commands } from '../commands/ids';
+import { Commands } from '../constants';
 import { escapeMarkdown, formatWhen, markdownLines, summarize } from './format';
 import { PagedParentNode, TreeNode, type ViewContext } from './treeNode';
 

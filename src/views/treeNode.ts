@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { LangSmithAuthError, LangSmithNotFoundError } from '../client/errors';
 import { NotSignedInError } from '../auth/clientService';
-import { Commands } from '../commands/ids';
+import { Commands } from '../constants';
 import type { ClientService } from '../auth/clientService';
 
 /** What nodes of one view share: the API and a way to redraw themselves. */

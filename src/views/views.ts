@@ -1,19 +1,13 @@
 // The four LangSmith views: one provider, one hidden root and one TreeView each. Signing in or out, or
 // changing the endpoint, reloads all of them.
 import * as vscode from 'vscode';
+import { ViewIds } from '../constants';
 import type { ClientService } from '../auth/clientService';
 import { DatasetsRoot } from './datasetsView';
 import { ProjectsRoot } from './projectsView';
 import { PromptsRoot } from './promptsView';
 import { QueuesRoot } from './queuesView';
 import { NodeTreeProvider, type TreeNode, type ViewContext } from './treeNode';
-
-export const ViewIds = {
-  projects: 'langsmith.projects',
-  datasets: 'langsmith.datasets',
-  prompts: 'langsmith.prompts',
-  annotationQueues: 'langsmith.annotationQueues',
-} as const;
 
 export class LangSmithView<R extends TreeNode> implements vscode.Disposable {
   readonly provider: NodeTreeProvider;

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { NotSignedInError, type ClientService } from '../auth/clientService';
 import type { Example } from '../client';
-import { Commands } from '../commands/ids';
+import { Commands } from '../constants';
 import {
   DatasetDiffKey,
   DatasetDiffReady,

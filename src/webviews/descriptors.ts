@@ -1,6 +1,7 @@
 // One descriptor per webview app: everything the panel frame (panels.ts) needs to create, track, reveal and
 // restore its panels. The app's code (its host controller, its protocol schemas) is loaded only when a panel
 // of it opens or is restored, so activation registers the serializers without loading any of it.
+import { ViewTypes } from '../constants';
 import type { PanelApp } from './panels';
 
 export interface PanelDescriptor {
@@ -22,7 +23,7 @@ export interface PanelDescriptor {
 export const Panels = {
   hello: {
     app: 'hello',
-    viewType: 'langsmith.hello',
+    viewType: ViewTypes.hello,
     icon: 'langsmith.svg',
     hasCss: true,
     restores: true,
@@ -31,7 +32,7 @@ export const Panels = {
   },
   exampleEditor: {
     app: 'exampleEditor',
-    viewType: 'langsmith.exampleEditor',
+    viewType: ViewTypes.exampleEditor,
     icon: 'langsmith.svg',
     hasCss: true,
     restores: true,
@@ -40,7 +41,7 @@ export const Panels = {
   },
   datasetDiff: {
     app: 'datasetDiff',
-    viewType: 'langsmith.datasetDiff',
+    viewType: ViewTypes.datasetDiff,
     icon: 'langsmith.svg',
     hasCss: true,
     restores: true,
@@ -49,7 +50,7 @@ export const Panels = {
   },
   promptCommit: {
     app: 'promptCommit',
-    viewType: 'langsmith.promptCommit',
+    viewType: ViewTypes.promptCommit,
     icon: 'langsmith.svg',
     hasCss: true,
     restores: true,

@@ -3,7 +3,7 @@
 // (never on a parent other than the one the user saw).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Commands } from '../commands/ids';
+import { Commands } from '../constants';
 import type { ParsedPromptFile } from '../prompts/promptFile';
 import { parsePromptDocument, promptFormat } from '../prompts/promptFiles';
 import type { RemotePrompt } from '../prompts/promptSync';

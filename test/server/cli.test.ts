@@ -49,7 +49,7 @@ describe('CLI (server/main.ts bundled)', function () {
     while (Date.now() < deadline) {
       // The banner's last line, so the lines before it (URL, key) have all arrived.
       const m = /listening on (http:\/\/\S+)/.exec(cli.out());
-      if (m && /\n  use: .*\n/.test(cli.out())) return m[1];
+      if (m && /\n {2}use: .*\n/.test(cli.out())) return m[1];
       if (cli.proc.exitCode !== null) throw new Error(`exited: ${cli.err()}`);
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -36,7 +36,7 @@ export async function api(
   }
   const res = await fetch(srv.url + path, { method, headers, body: payload });
   const text = await res.text();
-  let parsed: any = undefined;
+  let parsed: any;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

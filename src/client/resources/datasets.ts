@@ -318,12 +318,13 @@ export class DatasetsResource {
 
   listVersions(o: DatasetRef & { limit?: number }): AsyncGenerator<DatasetVersion, void, undefined> {
     datasetTarget(o);
-    const self = this;
+    const resolveId = (x: DatasetRef) => this.resolveId(x);
+    const http = this.ctx.http;
     return (async function* () {
-      const id = await self.resolveId(o);
+      const id = await resolveId(o);
       yield* offsetPaged(
         (offset, limit) =>
-          self.ctx.http.request({
+          http.request({
             path: `/datasets/${seg(id, 'datasetId')}/versions`,
             query: { offset, limit },
             action: 'list dataset versions',

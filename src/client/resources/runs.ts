@@ -51,11 +51,12 @@ export class RunsResource {
     for (const r of o.runIds ?? []) assertUuid(r, 'runId');
     if (o.traceId !== undefined) assertUuid(o.traceId, 'traceId');
     if (o.parentRunId !== undefined) assertUuid(o.parentRunId, 'parentRunId');
-    const self = this;
+    const projects = this.projects;
+    const http = this.ctx.http;
     return (async function* () {
       const sessions = [...(o.projectIds ?? [])];
       if (o.projectId) sessions.push(o.projectId);
-      if (o.projectName !== undefined) sessions.push((await self.projects.read({ projectName: o.projectName, signal: o.signal })).id);
+      if (o.projectName !== undefined) sessions.push((await projects.read({ projectName: o.projectName, signal: o.signal })).id);
       const pageSize = Math.min(o.pageSize ?? 100, 100);
       const base = compact({
         session: sessions.length ? sessions : undefined,
@@ -75,7 +76,7 @@ export class RunsResource {
       });
       let remaining = o.limit ?? Infinity;
       yield* cursorPaged(async (cursor) => {
-        const res = await self.ctx.http.request({
+        const res = await http.request({
           method: 'POST',
           path: '/runs/query',
           json: { ...base, limit: Math.min(pageSize, remaining), cursor },

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Commands } from '../../../src/commands/ids';
+import { Commands } from '../../../src/constants';
 
 const EXTENSION_ID = 'langsmith-workbench.langsmith-workbench';
 

@@ -11,7 +11,6 @@ import type { TreeNode } from '../../../src/views/treeNode';
 import { ScriptedPrompter } from './scriptedPrompter';
 import { activateWorkbench, http, runScripted } from './support';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyNode = TreeNode & Record<string, any>;
 type ViewName = 'projects' | 'datasets' | 'prompts' | 'queues';
 

@@ -25,7 +25,6 @@ interface TagJson {
   commit_hash: string;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyNode = TreeNode & Record<string, any>;
 
 const chat = (system: string, human: string) => ({

@@ -72,9 +72,8 @@ export async function runScripted<P extends ScriptedPrompter>(workbench: Workben
 /** Waits (up to 10 s) until a document is there and its text passes the check; returns the text. */
 export async function eventuallyText(doc: () => vscode.TextDocument | undefined, check: (text: string) => boolean, timeoutMs = 10_000): Promise<string> {
   const end = Date.now() + timeoutMs;
-  let last = '';
   for (;;) {
-    last = doc()?.getText() ?? '';
+    const last = doc()?.getText() ?? '';
     if (check(last)) return last;
     if (Date.now() > end) assert.fail(`the document never showed what was expected; it shows:\n${last.slice(0, 2000)}`);
     await new Promise((r) => setTimeout(r, 100));

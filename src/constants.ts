@@ -1,4 +1,7 @@
-// Every command id of the extension, in one place. A unit test checks this list against package.json.
+// The ground floor: every identifier the extension shares with package.json and across its rooms (command ids,
+// context keys, view ids, webview view types, the document scheme, setting keys). It imports nothing, and every
+// room may import it; a unit test checks the command list against package.json.
+
 export const Commands = {
   // Connection
   signIn: 'langsmith.signIn',
@@ -87,4 +90,30 @@ export type CommandId = (typeof Commands)[keyof typeof Commands];
 export const ContextKeys = {
   signedIn: 'langsmith.signedIn',
   errorsOnly: 'langsmith.errorsOnly',
+} as const;
+
+/** The tree views (package.json contributes.views). */
+export const ViewIds = {
+  projects: 'langsmith.projects',
+  datasets: 'langsmith.datasets',
+  prompts: 'langsmith.prompts',
+  annotationQueues: 'langsmith.annotationQueues',
+} as const;
+
+/** The webview panels' view types (package.json activationEvents onWebviewPanel:…). */
+export const ViewTypes = {
+  hello: 'langsmith.hello',
+  exampleEditor: 'langsmith.exampleEditor',
+  datasetDiff: 'langsmith.datasetDiff',
+  promptCommit: 'langsmith.promptCommit',
+} as const;
+
+/** The scheme of the read-only documents of LangSmith objects (runs, examples, commits, drafts). */
+export const SCHEME = 'langsmith';
+
+/** The extension's settings (package.json contributes.configuration). */
+export const ConfigKeys = {
+  section: 'langsmith',
+  endpoint: 'endpoint',
+  workspaceId: 'workspaceId',
 } as const;

@@ -1,0 +1,109 @@
+// The project's lint: typescript-eslint's recommended rules, the one-way doors of ARCHITECTURE.md as
+// no-restricted-imports rules (so a wrong import is underlined while it is written, and `npm test` fails on it),
+// and the habits the team keeps: no floating promises in the extension host, no `any` in product code, no HTML
+// from strings in the webviews.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Host rooms of src/ that the client and the protocol never reach. */
+const HOST_ROOMS = 'auth|views|commands|webviews|prompts|common|extension|constants';
+
+const door = (regex, message) => ({ regex, message });
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.test-output/**', '**/*.d.ts', '**/*.d.mts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: { console: 'readonly', process: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', fetch: 'readonly', AbortController: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', performance: 'readonly', Buffer: 'readonly', __dirname: 'readonly', structuredClone: 'readonly', queueMicrotask: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', AbortSignal: 'readonly', Response: 'readonly', Request: 'readonly', Headers: 'readonly', FormData: 'readonly', Blob: 'readonly', URLSearchParams: 'readonly', globalThis: 'readonly', crypto: 'readonly' } },
+    rules: {
+      // TypeScript checks these better than the core rules.
+      'no-undef': 'off',
+      'no-unused-vars': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // A deliberate empty catch says why in a comment.
+      'no-empty': ['error', { allowEmptyCatch: false }],
+    },
+  },
+
+  // The extension host: promises are awaited, returned or marked `void` on purpose.
+  {
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+    },
+  },
+
+  // Product code has no `any`. The server's route handlers still read unchecked params through `any`: they
+  // become warnings (counted, shown in the editor) until its store layer gives every route a schema. Tests poke
+  // at shapes and may use it.
+  { files: ['src/**/*.ts', 'webview-ui/src/**/*.{ts,tsx}'], rules: { '@typescript-eslint/no-explicit-any': 'error' } },
+  { files: ['server/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'warn' } },
+  { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+
+  // Doors. The client and the protocol run without VS Code and know nothing of the host's rooms.
+  {
+    files: ['src/client/**/*.ts', 'src/protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'src/client and src/protocol run without VS Code: no vscode import here.' }],
+        patterns: [door(`^(\\.\\./)+(${HOST_ROOMS})(/|$)`, 'src/client and src/protocol never import the extension host’s rooms.')],
+      }],
+    },
+  },
+  // Constants are the ground floor: they import nothing of the project.
+  {
+    files: ['src/constants.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [door('^\\.', 'src/constants.ts is the ground floor: it imports nothing of the project.')] }] },
+  },
+  // Nothing reaches up into commands/ from the rooms below it.
+  {
+    files: ['src/auth/**/*.ts', 'src/views/**/*.ts', 'src/common/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [door('^(\\.\\./)+commands(/|$)', 'auth/, views/ and common/ sit below commands/: take ids from src/constants.ts.')] }] },
+  },
+  // The local server imitates LangSmith: it shares no code with the client.
+  {
+    files: ['server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'The server is a program of its own.' }],
+        patterns: [door('^(\\.\\./)+src(/|$)', 'server/ never imports src/: sharing code with the client would hide where it differs from LangSmith.')],
+      }],
+    },
+  },
+  // Webviews: only src/protocol from the host, never vscode; the deprecated toolkit behind one folder; no HTML from strings.
+  {
+    files: ['webview-ui/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', HTMLElement: 'readonly', requestAnimationFrame: 'readonly', cancelAnimationFrame: 'readonly', ResizeObserver: 'readonly', MessageEvent: 'readonly', KeyboardEvent: 'readonly', Event: 'readonly' } },
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'Webviews talk to the host through src/protocol messages only.' }],
+        patterns: [
+          door('^(\\.\\./)+src/(?!protocol/)', 'webview-ui imports only src/protocol from the host side.'),
+          door('^@vscode/webview-ui-toolkit', 'The toolkit is deprecated upstream: use it through webview-ui/src/common/components only.'),
+        ],
+      }],
+      'no-restricted-syntax': ['error',
+        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Server text is rendered as text, never as HTML.' },
+        { selector: "AssignmentExpression[left.property.name=/^(innerHTML|outerHTML)$/]", message: 'Server text is rendered as text, never as HTML.' },
+        { selector: "CallExpression[callee.name='acquireVsCodeApi']", message: 'Only webview-ui/src/common/vscode.ts calls acquireVsCodeApi (tests fake it there).' },
+      ],
+    },
+  },
+  {
+    files: ['webview-ui/src/common/components/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { paths: ['vscode'], patterns: [door('^(\\.\\./)+src/(?!protocol/)', 'webview-ui imports only src/protocol from the host side.')] }] },
+  },
+  {
+    files: ['webview-ui/src/common/vscode.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+
+  // Tests and scripts may use what the product may not (fakes, Node globals in pages).
+  {
+    files: ['test/**/*.{ts,mjs}', 'scripts/**/*.mjs', '*.mjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);
