@@ -1,8 +1,7 @@
 import coerce from 'semver/functions/coerce';
 import gte from 'semver/functions/gte';
 import valid from 'semver/functions/valid';
-import { HttpClient, type RequestOptions } from './http';
-import { LangSmithConflictError } from './errors';
+import { HttpClient } from './http';
 import { ServerInfoSchema, SettingsSchema, type ServerInfo, type TenantSettings } from './schemas';
 
 /** The semver package refuses versions longer than this; longer ones count as unknown. */
@@ -61,40 +60,5 @@ export class ClientContext {
         });
     }
     return this.settingsPromise;
-  }
-}
-
-/**
- * Sends a create that carries its own id, so repeating it (on a lost answer or a retryable status) never
- * makes a duplicate. A 409 may then be our own earlier attempt, which landed although its answer was lost:
- * when reading the id back finds it, that is the answer; otherwise the conflict stands. An id generated
- * here cannot have existed before, so any 409 is checked; a caller's id may name something that already
- * existed, so a 409 is only taken for our own create when the request was repeated.
- */
-export async function createWithId<T>(
-  http: HttpClient,
-  request: RequestOptions<T>,
-  id: { generated: boolean },
-  readBack: () => Promise<T | null>,
-): Promise<T> {
-  let repeated = false;
-  try {
-    return await http.request({
-      ...request,
-      idempotent: true,
-      onRetry: () => {
-        repeated = true;
-      },
-    });
-  } catch (e) {
-    if (e instanceof LangSmithConflictError && (id.generated || repeated)) {
-      const existing = await readBack().catch(() => {
-        // Cancelled meanwhile: that is the outcome, not the conflict. Any other failure leaves the conflict.
-        if (request.signal?.aborted) throw request.signal.reason;
-        return null;
-      });
-      if (existing) return existing;
-    }
-    throw e;
   }
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { ClientContext, createWithId } from '../context';
+import { ClientContext } from '../context';
+import { createWithId } from '../createWithId';
 import { LangSmithError, LangSmithNotFoundError, LangSmithValidationError } from '../errors';
 import { assertUuid, ownId } from '../ids';
 import { publicDatasetUrl } from '../links';

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { ClientContext, createWithId } from '../context';
+import { ClientContext } from '../context';
+import { createWithId } from '../createWithId';
 import { LangSmithNotFoundError } from '../errors';
 import { assertUuid, ownId } from '../ids';
 import { MSG } from '../messages';
