@@ -1,22 +1,13 @@
 /** Starts the real local server for client tests, with one client per tenant. */
 import { LangSmithClient, type LangSmithClientOptions } from '../../src/client';
-import { startTestServer, type TestServerOptions } from '../harness/localServer';
+import { rawRequest } from '../harness/http';
+import { startTestServer, type TestServer, type TestServerOptions } from '../harness/localServer';
 
-export interface TestServer {
-  url: string;
-  apiKey: string;
-  otherApiKey: string;
-  close(): Promise<void>;
-}
+export type { TestServer } from '../harness/localServer';
 
-export async function startLocal(opts: Record<string, unknown> = {}): Promise<TestServer> {
-  if (opts['tenants']) {
-    // The harness keeps the two default tenants; a custom set needs the server itself.
-    const { startServer } = await import('../../server/index');
-    const srv = await startServer({ port: 0, db: ':memory:', quiet: true, ...opts } as Parameters<typeof startServer>[0]);
-    return { url: srv.url, apiKey: 'local-dev-key', otherApiKey: 'local-other-key', close: () => srv.close() };
-  }
-  return startTestServer(opts as TestServerOptions);
+/** The one test-server helper (in memory, a free port); custom tenants as the harness takes them. */
+export function startLocal(opts: TestServerOptions = {}): Promise<TestServer> {
+  return startTestServer(opts);
 }
 
 export function clientFor(srv: TestServer, opts: Partial<LangSmithClientOptions> = {}): LangSmithClient {
@@ -29,12 +20,8 @@ export function otherClientFor(srv: TestServer, opts: Partial<LangSmithClientOpt
 
 /** Sets the server's injected faults, e.g. '503:1' (all requests fail) or '' (none). */
 export async function setFaults(srv: TestServer, spec: string): Promise<void> {
-  const res = await fetch(`${srv.url}/__local/faults`, {
-    method: 'PUT',
-    headers: { 'x-api-key': srv.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ faults: spec }),
-  });
-  if (!res.ok) throw new Error(`setting faults failed: ${res.status} ${await res.text()}`);
+  const res = await rawRequest(srv, 'PUT', '/__local/faults', { faults: spec });
+  if (res.status !== 200) throw new Error(`setting faults failed: ${res.status} ${res.text}`);
 }
 
 export function unique(prefix: string): string {

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { LangSmithConflictError, collect, type LangSmithClient } from '../../src/client';
+import { rawRequest } from '../harness/http';
 import { clientFor, startLocal, unique, type TestServer } from './_server';
 
 /**
@@ -101,8 +102,8 @@ describe('client: creates repeated after a lost answer (real local server)', () 
       const cmp = await client.comparativeExperiments.create({ name, experimentIds: [e1.id], ...(callerId ? { id: randomUUID() } : {}) });
       assert.equal(posts.length, 2);
       assert.equal(cmp.name, name);
-      const res = await fetch(`${srv.url}/datasets/${ds.id}/comparative`, { headers: { 'x-api-key': srv.apiKey } });
-      const all = (await res.json()) as { id: string }[];
+      const res = await rawRequest(srv, 'GET', `/datasets/${ds.id}/comparative`);
+      const all = res.body as { id: string }[];
       assert.deepEqual(all.map((x) => x.id), [cmp.id]);
     });
   }

@@ -4,18 +4,18 @@
 // walkthrough opens and its first step's button runs its command.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { startServer } from '../../server/index';
+import { startTestServer, type TestServer } from '../harness/localServer';
 import { contextMenu, eventually, openLangSmithContainer, openWorkbench, runCommand, screenshot, type Workbench } from './workbench';
 
 describe('the first five minutes', function () {
   let wb: Workbench;
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let server: TestServer;
   const key = 'local-dev-key';
   const sidebar = (page: Page) => page.locator('.part.sidebar');
   const row = (page: Page, name: string | RegExp) => sidebar(page).getByRole('treeitem', { name }).first();
 
   before(async () => {
-    server = await startServer({ port: 0, db: ':memory:', seed: 'demo', quiet: true });
+    server = await startTestServer({ seed: 'demo' });
     wb = await openWorkbench({ LANGSMITH_ENDPOINT: server.url, LANGSMITH_API_KEY: key });
   });
   after(async () => {

@@ -2,24 +2,21 @@
 // server with demo data: sign in, add two selected runs to an annotation queue, share a dataset.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { startServer } from '../../server/index';
+import { getJson } from '../harness/http';
+import { startTestServer, type TestServer } from '../harness/localServer';
 import { eventually, contextMenu, openLangSmithContainer, openWorkbench, screenshot, type Workbench } from './workbench';
 
 
 describe('user flows', function () {
   let wb: Workbench;
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let server: TestServer;
   const key = 'local-dev-key';
-  const api = async <T>(path: string): Promise<T> => {
-    const res = await fetch(`${server.url}${path}`, { headers: { 'x-api-key': key } });
-    assert.equal(res.status, 200, `GET ${path}`);
-    return (await res.json()) as T;
-  };
+  const api = <T>(path: string): Promise<T> => getJson<T>(server, path);
   const sidebar = (page: Page) => page.locator('.part.sidebar');
   const row = (page: Page, name: string | RegExp) => sidebar(page).getByRole('treeitem', { name }).first();
 
   before(async () => {
-    server = await startServer({ port: 0, db: ':memory:', seed: 'demo', quiet: true });
+    server = await startTestServer({ seed: 'demo' });
     wb = await openWorkbench();
   });
   after(async () => {

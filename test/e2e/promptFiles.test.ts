@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { startServer } from '../../server/index';
+import { getJson } from '../harness/http';
+import { startTestServer, type TestServer } from '../harness/localServer';
 import { eventually, openLangSmithContainer, openWorkbench, ROOT, screenshot, webviewFrame, type Workbench } from './workbench';
 
 interface CommitJson {
@@ -16,18 +17,14 @@ interface CommitJson {
 
 describe('prompt files in the workbench', function () {
   let wb: Workbench;
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let server: TestServer;
   const key = 'local-dev-key';
-  const api = async <T>(p: string): Promise<T> => {
-    const res = await fetch(`${server.url}${p}`, { headers: { 'x-api-key': key } });
-    assert.ok(res.ok, `GET ${p}: ${res.status}`);
-    return (await res.json()) as T;
-  };
+  const api = <T>(path: string): Promise<T> => getJson<T>(server, path);
   const commits = async () => (await api<{ commits: CommitJson[] }>('/commits/-/demo-summarizer/?limit=100')).commits;
   const sidebar = (page: Page) => page.locator('.part.sidebar');
 
   before(async () => {
-    server = await startServer({ port: 0, db: ':memory:', seed: 'demo', quiet: true });
+    server = await startTestServer({ seed: 'demo' });
     wb = await openWorkbench({ LANGSMITH_ENDPOINT: server.url, LANGSMITH_API_KEY: key });
     // The demo prompt file `npm start` puts in its workspace.
     const dir = path.join(wb.server.workspace, 'prompts');

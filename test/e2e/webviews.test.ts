@@ -4,7 +4,8 @@
 // a row in the diff editor. Screenshots in a dark and a light theme.
 import assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
-import { startServer } from '../../server/index';
+import { getJson } from '../harness/http';
+import { startTestServer, type TestServer } from '../harness/localServer';
 import { LangSmithClient } from '../../src/client';
 import { eventually, openLangSmithContainer, openWorkbench, runCommand, screenshot, webviewFrame, type Workbench } from './workbench';
 
@@ -18,20 +19,16 @@ interface ExampleJson {
 
 describe('webview apps in the workbench', function () {
   let wb: Workbench;
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let server: TestServer;
   const key = 'local-dev-key';
-  const api = async <T>(path: string): Promise<T> => {
-    const res = await fetch(`${server.url}${path}`, { headers: { 'x-api-key': key } });
-    assert.ok(res.ok, `GET ${path}: ${res.status}`);
-    return (await res.json()) as T;
-  };
+  const api = <T>(path: string): Promise<T> => getJson<T>(server, path);
   const sidebar = (page: Page) => page.locator('.part.sidebar');
   const row = (page: Page, name: string | RegExp) => sidebar(page).getByRole('treeitem', { name }).first();
   let datasetId: string;
   let northwind: ExampleJson;
 
   before(async () => {
-    server = await startServer({ port: 0, db: ':memory:', seed: 'demo', quiet: true });
+    server = await startTestServer({ seed: 'demo' });
     wb = await openWorkbench({ LANGSMITH_ENDPOINT: server.url, LANGSMITH_API_KEY: key });
     [{ id: datasetId }] = await api<{ id: string }[]>('/datasets?name=demo-invoices');
     northwind = (await api<ExampleJson[]>(`/examples?dataset=${datasetId}`)).find((e) => JSON.stringify(e.inputs).includes('Northwind'))!;

@@ -12,38 +12,8 @@ export function client(srv: TestServer, opts: { apiKey?: string; prefix?: string
   });
 }
 
-export interface RawResponse {
-  status: number;
-  body: any;
-  text: string;
-  headers: Headers;
-}
-
-/** A raw request (for what the official client has no method for, and for error cases). */
-export async function api(
-  srv: TestServer,
-  method: string,
-  path: string,
-  body?: unknown,
-  opts: { apiKey?: string | null; headers?: Record<string, string>; rawBody?: string | FormData } = {},
-): Promise<RawResponse> {
-  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-  if (opts.apiKey !== null) headers['x-api-key'] = opts.apiKey ?? srv.apiKey;
-  let payload: string | FormData | undefined = opts.rawBody;
-  if (body !== undefined) {
-    payload = JSON.stringify(body);
-    headers['content-type'] = 'application/json';
-  }
-  const res = await fetch(srv.url + path, { method, headers, body: payload });
-  const text = await res.text();
-  let parsed: any;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, body: parsed, text, headers: res.headers };
-}
+/** A raw request (for what the official client has no method for, and for error cases): the harness's one helper. */
+export { rawRequest as api, type RawResponse } from '../harness/http';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

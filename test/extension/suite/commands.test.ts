@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import type { WorkbenchApi } from '../../../src/extension';
 import { ScriptedPrompter, type Answer } from './scriptedPrompter';
-import { activateWorkbench, apiKey, endpoint, get, runScripted } from './support';
+import { activateWorkbench, get, runScripted, raw } from './support';
 
 describe('commands that ask', function () {
   let workbench: WorkbenchApi;
@@ -71,7 +71,7 @@ describe('commands that ask', function () {
   it('refuses a prompt name that is not a valid handle and creates nothing', async () => {
     const script = await run('langsmith.createPrompt', [{ input: 'My Prompt' }]);
     assert.deepEqual(script.rejected, ['Use lowercase letters, digits, - and _ (starting with a letter or digit).']);
-    const res = await fetch(`${endpoint}/repos/-/my-prompt`, { headers: { 'x-api-key': apiKey } });
+    const res = await raw('GET', `/repos/-/my-prompt`);
     assert.equal(res.status, 404);
   });
 
@@ -95,7 +95,7 @@ describe('commands that ask', function () {
     assert.equal((await repo()).is_archived, false);
 
     await run('langsmith.deletePrompt', [{ confirm: true }], await active());
-    const res = await fetch(`${endpoint}/repos/-/ext-test-prompt`, { headers: { 'x-api-key': apiKey } });
+    const res = await raw('GET', `/repos/-/ext-test-prompt`);
     assert.equal(res.status, 404);
   });
 });

@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import { startTlsFront } from '../../harness/tlsFront';
+import { raw } from './support';
 import type { TreeNode } from '../../../src/views/treeNode';
 
 const EXTENSION_ID = 'langsmith-workbench.langsmith-workbench';
@@ -149,8 +150,8 @@ describe('connection: VS Code proxy settings and a private CA', function () {
         // it; the proxy may carry them in tunnels it opened for the tree, so no new CONNECT need show.
         assert.ok(proxy.seen.every((line) => line.includes(`${PROXY_ONLY_HOST}:${serverPort}`)), proxy.seen.join('\n'));
       });
-      const gone = await fetch(`${endpoint}/datasets?name=ext-proxy-upload`, { headers: { 'x-api-key': process.env.LANGSMITH_API_KEY ?? '' } });
-      assert.deepEqual(await gone.json(), [], 'the server saw the upload and the delete');
+      const gone = await raw('GET', `/datasets?name=ext-proxy-upload`);
+      assert.deepEqual(gone.body, [], 'the server saw the upload and the delete');
       // Back on the real endpoint, without the proxy: nothing more goes through it.
       await http_().update('proxy', undefined, vscode.ConfigurationTarget.Global);
       const before = proxy.seen.length;

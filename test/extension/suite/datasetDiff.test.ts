@@ -11,7 +11,7 @@ import type { TreeNode } from '../../../src/views/treeNode';
 import { Panels } from '../../../src/webviews/descriptors';
 import type { WebviewHost } from '../../../src/webviews/webviewHost';
 import { ScriptedPrompter, type Answer } from './scriptedPrompter';
-import { activateWorkbench, apiKey, endpoint, get, http, runScripted } from './support';
+import { activateWorkbench, get, http, runScripted, raw } from './support';
 
 type AnyNode = TreeNode & Record<string, any>;
 interface Version {
@@ -239,7 +239,7 @@ describe('dataset version diff', function () {
       assert.equal(errors.length, 1);
       assert.match(errors[0]!, /^“ext-diff-no-versions” has (no versions|one version): there is nothing to compare yet\.$/);
     } finally {
-      await fetch(`${endpoint}/datasets/${created.id}`, { method: 'DELETE', headers: { 'x-api-key': apiKey } });
+      await raw('DELETE', `/datasets/${created.id}`);
     }
   });
 

@@ -11,7 +11,7 @@ import type { WorkbenchApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/views/treeNode';
 import { ScriptedPrompter, type Answer } from './scriptedPrompter';
 import { Panels } from '../../../src/webviews/descriptors';
-import { activateWorkbench, apiKey, endpoint, get, runScripted } from './support';
+import { activateWorkbench, get, runScripted, raw } from './support';
 
 type AnyNode = TreeNode & Record<string, any>;
 interface ExampleJson {
@@ -41,7 +41,7 @@ describe('dataset commands', function () {
   });
 
   after(async () => {
-    if (datasetId) await fetch(`${endpoint}/datasets/${datasetId}`, { method: 'DELETE', headers: { 'x-api-key': apiKey } });
+    if (datasetId) await raw('DELETE', `/datasets/${datasetId}`);
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -164,7 +164,7 @@ describe('dataset commands', function () {
     assert.deepEqual(badJson.script.rejected, [`That is not valid JSON: ${parseError}`]);
     const badLimit = await run('langsmith.searchSimilarExamples', [{ input: '{"question": "password"}' }, { input: '0' }], node);
     assert.deepEqual(badLimit.script.rejected, ['Enter a whole number from 1 to 100.']);
-    const notIndexed = await fetch(`${endpoint}/datasets/${datasetId}/index`, { headers: { 'x-api-key': apiKey } });
+    const notIndexed = await raw('GET', `/datasets/${datasetId}/index`);
     assert.equal(notIndexed.status, 404, 'bad answers do not even index the dataset');
 
     await run('langsmith.searchSimilarExamples', [{ input: '{"question": "reset password"}' }, { input: '2' }], node);

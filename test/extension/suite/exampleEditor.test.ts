@@ -11,7 +11,7 @@ import type { WorkbenchApi } from '../../../src/extension';
 import type { ExampleEditorKey } from '../../../src/protocol/exampleEditor';
 import { Panels } from '../../../src/webviews/descriptors';
 import { ScriptedPrompter } from './scriptedPrompter';
-import { activateWorkbench, apiKey, endpoint, get, runScripted, hostCall, hostOk } from './support';
+import { activateWorkbench, get, runScripted, hostCall, hostOk, raw } from './support';
 
 interface ExampleJson {
   id: string;
@@ -202,6 +202,6 @@ describe('example editor (host)', function () {
     assert.deepEqual(made.metadata?.['dataset_split'], ['test']);
     assert.equal((await get<ExampleJson[]>(`/examples?dataset=${datasetId}`)).length, before + 1);
     // Leave the demo data as it was for the other suites.
-    await fetch(`${endpoint}/examples/${made.id}`, { method: 'DELETE', headers: { 'x-api-key': apiKey } });
+    await raw('DELETE', `/examples/${made.id}`);
   });
 });

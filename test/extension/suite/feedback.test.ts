@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/views/treeNode';
 import { ScriptedPrompter, type Answer } from './scriptedPrompter';
-import { activateWorkbench, apiKey, endpoint, get, http, runScripted } from './support';
+import { activateWorkbench, get, http, runScripted, raw } from './support';
 
 
 interface FeedbackRow {
@@ -157,7 +157,7 @@ describe('feedback, experiments, queue and project edits', function () {
       const { script } = await run('langsmith.showFeedback', [{ pick: 'ext_label' }, { confirm: true }], runNode);
       assert.match(script.asked[1], /^Delete the “ext_label” feedback on /);
       assert.deepEqual(await feedbackOf('ext_label'), []);
-      assert.equal((await fetch(`${endpoint}/feedback/${label.id}`, { headers: { 'x-api-key': apiKey } })).status, 404);
+      assert.equal((await raw('GET', `/feedback/${label.id}`)).status, 404);
       assert.equal((await feedbackOf('ext_quality')).length, 1, 'other feedback stays');
     });
 

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/views/treeNode';
 import { ScriptedPrompter, type Answer } from './scriptedPrompter';
-import { activateWorkbench, apiKey, endpoint, get, http, runScripted } from './support';
+import { activateWorkbench, endpoint, get, http, runScripted, raw } from './support';
 
 type AnyNode = TreeNode & Record<string, any>;
 
@@ -144,7 +144,7 @@ describe('item and view commands', function () {
 
     const fresh = (await kids('queues')).find((q) => q.queue?.id === queue.id)!;
     await run('langsmith.deleteQueue', [{ confirm: true }], fresh);
-    const res = await fetch(`${endpoint}/annotation-queues/${queue.id}`, { headers: { 'x-api-key': apiKey } });
+    const res = await raw('GET', `/annotation-queues/${queue.id}`);
     assert.equal(res.status, 404);
   });
 });

@@ -13,7 +13,7 @@ import type { TreeNode } from '../../../src/views/treeNode';
 import { Panels } from '../../../src/webviews/descriptors';
 import type { WebviewHost } from '../../../src/webviews/webviewHost';
 import { ScriptedPrompter } from './scriptedPrompter';
-import { activateWorkbench, eventuallyText, get, http, runScripted, hostCall, hostOk } from './support';
+import { activateWorkbench, eventuallyText, get, http, runScripted, hostCall, hostOk, raw } from './support';
 
 interface CommitJson {
   id: string;
@@ -224,7 +224,7 @@ describe('prompt files', function () {
     const answer = await call(host, 'promptCommit/push', { parent: null, description: '', tags: [], create: { description: '', isPublic: false } });
     assert.ok(!answer.ok);
     assert.match(!answer.ok ? answer.error.message : '', /Fix the problems in broken-.*: Invalid template format/);
-    const missing = await fetch(`${process.env.LANGSMITH_ENDPOINT}/repos/-/broken-${suffix}`, { headers: { 'x-api-key': process.env.LANGSMITH_API_KEY ?? '' } });
+    const missing = await raw('GET', `/repos/-/broken-${suffix}`);
     assert.equal(missing.status, 404, 'nothing was created');
   });
 

@@ -4,28 +4,28 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { WebviewHost } from '../../../src/webviews/webviewHost';
+import { getJson, okJson, rawRequest, type RawResponse } from '../../harness/http';
 import type { ScriptedPrompter } from './scriptedPrompter';
 
 /** The local server test/extension/run.mjs started, and the key the environment signs in with. */
 export const endpoint = process.env.LANGSMITH_ENDPOINT ?? '';
 export const apiKey = process.env.LANGSMITH_API_KEY ?? '';
 
+const server = { url: endpoint, apiKey };
+
 /** A call to the local server's API; fails the test unless it answers 2xx. */
-export async function http<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${endpoint}${path}`, {
-    method,
-    headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.ok(res.status >= 200 && res.status < 300, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
-  return (await res.json()) as T;
+export function http<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return okJson<T>(server, method, path, body);
+}
+
+/** A request whatever it answers (status checks, error cases). */
+export function raw(method: string, path: string, body?: unknown): Promise<RawResponse> {
+  return rawRequest(server, method, path, body);
 }
 
 /** A GET that must answer 200. */
-export async function get<T>(path: string): Promise<T> {
-  const res = await fetch(`${endpoint}${path}`, { headers: { 'x-api-key': apiKey } });
-  assert.equal(res.status, 200, `GET ${path}`);
-  return (await res.json()) as T;
+export function get<T>(path: string): Promise<T> {
+  return getJson<T>(server, path);
 }
 
 /** Activates the extension and returns the services it hands to its own tests. */

@@ -5,14 +5,10 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/views/treeNode';
-import { activateWorkbench, apiKey, endpoint, eventuallyText } from './support';
+import { activateWorkbench, endpoint, eventuallyText, get } from './support';
 
 
 type AnyNode = TreeNode & Record<string, any>;
-
-async function api(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${endpoint}${path}`, { ...init, headers: { 'x-api-key': apiKey, 'content-type': 'application/json', ...(init.headers ?? {}) } });
-}
 
 describe('trees and commands against the local server', function () {
   let workbench: WorkbenchApi;
@@ -164,7 +160,7 @@ describe('trees and commands against the local server', function () {
     const queues = await children('queues');
     const queue = queues.find((q) => label(q) === 'demo-review')!;
     assert.ok(queue, 'the demo queue is listed');
-    const size = ((await (await api(`/annotation-queues/${queue.queue.id}/size`)).json()) as { size: number }).size;
+    const { size } = await get<{ size: number }>(`/annotation-queues/${queue.queue.id}/size`);
     assert.equal(queue.treeItem().description, `${size} runs`);
     const runs = await children('queues', queue);
     assert.equal(runs.length, size);
