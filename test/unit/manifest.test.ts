@@ -5,10 +5,23 @@ import path from 'node:path';
 import { Commands, ContextKeys } from '../../src/constants';
 
 const root = path.resolve(__dirname, '../..');
-const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const rawPkg = fs.readFileSync(path.join(root, 'package.json'), 'utf8');
+const nls: Record<string, string> = JSON.parse(fs.readFileSync(path.join(root, 'package.nls.json'), 'utf8'));
+/** The manifest as VS Code shows it: every %key% replaced by its English text from package.nls.json. */
+const pkg = JSON.parse(rawPkg, (_k, v: unknown) => (typeof v === 'string' && /^%[\w.]+%$/.test(v) ? (nls[v.slice(1, -1)] ?? v) : v));
 const contributes = pkg.contributes;
 
 describe('package.json', () => {
+  it('keeps its user-facing text in package.nls.json: every %key% is defined there, and every entry is used', () => {
+    const used = new Set([...rawPkg.matchAll(/"%([\w.]+)%"/g)].map((m) => m[1]!));
+    for (const key of used) assert.ok(key in nls, `package.json uses %${key}% but package.nls.json has no such entry`);
+    for (const key of Object.keys(nls)) assert.ok(used.has(key), `package.nls.json has ${key}, which package.json does not use`);
+    // No command title, view name or walkthrough text is left hard-coded.
+    const raw = JSON.parse(rawPkg);
+    for (const c of raw.contributes.commands) assert.match(c.title, /^%command\.\w+\.title%$/, c.command);
+    for (const step of raw.contributes.walkthroughs[0].steps) assert.match(step.description, /^%walkthrough\./);
+  });
+
   it('is the langsmith-workbench extension with an engine floor that matches @types/vscode', () => {
     assert.equal(pkg.name, 'langsmith-workbench');
     assert.equal(pkg.displayName, 'LangSmith Workbench');

@@ -14,7 +14,11 @@ import { activateWorkbench, http, runScripted } from './support';
 type AnyNode = TreeNode & Record<string, any>;
 type ViewName = 'projects' | 'datasets' | 'prompts' | 'queues';
 
-const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as {
+const nls: Record<string, string> = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.nls.json'), 'utf8'));
+/** The manifest with its %key% texts resolved from package.nls.json, as VS Code shows it. */
+const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'), (_k, v: unknown) =>
+  typeof v === 'string' && /^%[\w.]+%$/.test(v) ? (nls[v.slice(1, -1)] ?? v) : v,
+) as {
   contributes: { menus: Record<string, { command: string; when?: string; group?: string }[]>; walkthroughs: { id: string; steps: { description: string }[] }[] };
 };
 
