@@ -166,8 +166,10 @@ describe('connection: VS Code proxy settings and a private CA', function () {
     const proxy = await startProxy();
     try {
       await withEnvironmentEndpoint(`http://${PROXY_ONLY_HOST}:${serverPort}`, async () => {
-        await http_().update('proxy', proxy.url, vscode.ConfigurationTarget.Global);
+        // noProxy first: set the other way round, the views reload in between with the proxy applying to
+        // this host, and that reload rightly goes through it.
         await http_().update('noProxy', ['.proxy.test'], vscode.ConfigurationTarget.Global);
+        await http_().update('proxy', proxy.url, vscode.ConfigurationTarget.Global);
         const nodes = await datasets();
         assert.equal(nodes.length, 1, nodes.map(label).join(', '));
         assert.match(label(nodes[0]), /^Could not load: .*ENOTFOUND/, 'direct, the made-up host does not resolve');
