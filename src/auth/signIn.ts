@@ -10,9 +10,9 @@ import { createClient } from './clientService';
 import type { Credentials } from './credentials';
 
 export const ENDPOINT_PRESETS = [
-  { label: 'LangSmith (US)', endpoint: 'https://api.smith.langchain.com' },
-  { label: 'LangSmith (EU)', endpoint: 'https://eu.api.smith.langchain.com' },
-  { label: 'Local server', endpoint: 'http://127.0.0.1:1984', detail: 'npm run server -- --seed demo; API key local-dev-key' },
+  { label: vscode.l10n.t('LangSmith (US)'), endpoint: 'https://api.smith.langchain.com' },
+  { label: vscode.l10n.t('LangSmith (EU)'), endpoint: 'https://eu.api.smith.langchain.com' },
+  { label: vscode.l10n.t('Local server'), endpoint: 'http://127.0.0.1:1984', detail: vscode.l10n.t('npm run server -- --seed demo; API key local-dev-key') },
 ] as const;
 
 async function pickEndpoint(current: string): Promise<string> {
@@ -23,11 +23,11 @@ async function pickEndpoint(current: string): Promise<string> {
     detail: 'detail' in p ? p.detail : undefined,
     endpoint: p.endpoint,
   }));
-  if (!items.some((i) => i.endpoint === current)) items.unshift({ label: 'Current endpoint', description: current, endpoint: current });
-  items.push({ label: 'Other URL…', description: 'A self-hosted LangSmith, e.g. https://langsmith.example.com/api/v1' });
+  if (!items.some((i) => i.endpoint === current)) items.unshift({ label: vscode.l10n.t('Current endpoint'), description: current, endpoint: current });
+  items.push({ label: vscode.l10n.t('Other URL…'), description: vscode.l10n.t('A self-hosted LangSmith, e.g. {0}', 'https://langsmith.example.com/api/v1') });
   const quickPick = vscode.window.createQuickPick<Item>();
-  quickPick.title = 'Sign in to LangSmith (1/2): endpoint';
-  quickPick.placeholder = 'Where is your LangSmith?';
+  quickPick.title = vscode.l10n.t('Sign in to LangSmith (1/2): endpoint');
+  quickPick.placeholder = vscode.l10n.t('Where is your LangSmith?');
   quickPick.items = items;
   quickPick.activeItems = items.filter((i) => i.endpoint === current);
   quickPick.ignoreFocusOut = true;
@@ -40,8 +40,8 @@ async function pickEndpoint(current: string): Promise<string> {
   if (!picked) throw new UserCancelled();
   if (picked.endpoint) return picked.endpoint;
   const typed = await vscode.window.showInputBox({
-    title: 'Sign in to LangSmith (1/2): endpoint',
-    prompt: 'The API URL of your LangSmith',
+    title: vscode.l10n.t('Sign in to LangSmith (1/2): endpoint'),
+    prompt: vscode.l10n.t('The API URL of your LangSmith'),
     placeHolder: 'https://langsmith.example.com/api/v1',
     value: current,
     ignoreFocusOut: true,
@@ -54,8 +54,8 @@ async function pickEndpoint(current: string): Promise<string> {
 /** Asks for the key until LangSmith accepts it (or the user gives up). */
 async function askVerifiedKey(endpoint: string, workspaceId: string | undefined, log: vscode.LogOutputChannel): Promise<string> {
   const input = vscode.window.createInputBox();
-  input.title = 'Sign in to LangSmith (2/2): API key';
-  input.prompt = `API key for ${endpoint} (LangSmith → Settings → API Keys)`;
+  input.title = vscode.l10n.t('Sign in to LangSmith (2/2): API key');
+  input.prompt = vscode.l10n.t('API key for {0} (LangSmith → Settings → API Keys)', endpoint);
   input.placeholder = 'lsv2_…';
   input.password = true;
   input.ignoreFocusOut = true;
@@ -101,10 +101,12 @@ export async function verifyKey(endpoint: string, apiKey: string, workspaceId: s
     return undefined;
   } catch (err) {
     if (err instanceof LangSmithAuthError) {
-      return err.status === 403 ? 'LangSmith accepted the key but not for this workspace (403).' : 'LangSmith rejected this API key (401). Check that it is complete and not revoked.';
+      return err.status === 403
+        ? vscode.l10n.t('LangSmith accepted the key but not for this workspace (403).')
+        : vscode.l10n.t('LangSmith rejected this API key (401). Check that it is complete and not revoked.');
     }
-    if (err instanceof LangSmithError && err.status !== undefined) return `LangSmith answered ${err.status}: ${err.message}`;
-    return `Could not reach ${endpoint}: ${err instanceof Error ? err.message : String(err)}`;
+    if (err instanceof LangSmithError && err.status !== undefined) return vscode.l10n.t('LangSmith answered {0}: {1}', err.status, err.message);
+    return vscode.l10n.t('Could not reach {0}: {1}', endpoint, err instanceof Error ? err.message : String(err));
   }
 }
 
@@ -117,7 +119,7 @@ export async function signIn(credentials: Credentials, log: vscode.LogOutputChan
     await vscode.workspace.getConfiguration(ConfigKeys.section).update(ConfigKeys.endpoint, endpoint, vscode.ConfigurationTarget.Global);
   }
   log.info(`Signed in to ${endpoint}; the key is in secret storage.`);
-  void vscode.window.showInformationMessage(`Signed in to LangSmith at ${endpoint}.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to LangSmith at {0}.', endpoint));
 }
 
 export async function signOut(credentials: Credentials, log: vscode.LogOutputChannel): Promise<void> {
@@ -125,5 +127,5 @@ export async function signOut(credentials: Credentials, log: vscode.LogOutputCha
   const source = (await credentials.resolve(endpoint)).source;
   await credentials.clear(endpoint);
   log.info(source === 'environment' ? `Signed out of ${endpoint}: LANGSMITH_API_KEY from the environment is no longer used until the next sign-in.` : `Removed the stored API key for ${endpoint}.`);
-  void vscode.window.showInformationMessage(`Signed out of ${endpoint}.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Signed out of {0}.', endpoint));
 }

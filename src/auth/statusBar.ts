@@ -8,7 +8,7 @@ export class ConnectionStatusBar implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.item];
 
   constructor(private readonly clients: ClientService) {
-    this.item.name = 'LangSmith Connection';
+    this.item.name = vscode.l10n.t('LangSmith Connection');
     this.disposables.push(clients.onDidChangeHealth(() => void this.update()), clients.connection.onDidChange(() => void this.update()));
     void this.update();
     this.item.show();
@@ -28,18 +28,18 @@ export class ConnectionStatusBar implements vscode.Disposable {
     const health: Health = c.apiKey ? this.clients.health : 'signedOut';
     const icon = { unknown: '$(cloud)', connected: '$(cloud)', authError: '$(warning)', offline: '$(debug-disconnect)', signedOut: '$(sign-in)' }[health];
     const state = {
-      unknown: 'signed in',
-      connected: 'connected',
-      authError: 'the API key was rejected',
-      offline: 'cannot reach the server',
-      signedOut: 'not signed in',
+      unknown: vscode.l10n.t('signed in'),
+      connected: vscode.l10n.t('connected'),
+      authError: vscode.l10n.t('the API key was rejected'),
+      offline: vscode.l10n.t('cannot reach the server'),
+      signedOut: vscode.l10n.t('not signed in'),
     }[health];
     this.item.text = `${icon} LangSmith${health === 'signedOut' ? '' : `: ${host}`}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**LangSmith** — ${state}\n\n`);
-    tooltip.appendMarkdown(`Endpoint: \`${c.endpoint}\`${c.endpointSource === 'environment' ? ' (from LANGSMITH_ENDPOINT)' : ''}\n\n`);
-    tooltip.appendMarkdown(`Workspace: ${c.workspaceId ? `\`${c.workspaceId}\`` : 'the key’s default'}\n\n`);
-    if (c.apiKey) tooltip.appendMarkdown(`API key: from ${c.keySource === 'environment' ? 'LANGSMITH_API_KEY in the environment' : 'secret storage'}`);
+    tooltip.appendMarkdown(`${vscode.l10n.t('Endpoint: {0}', `\`${c.endpoint}\``)}${c.endpointSource === 'environment' ? ` ${vscode.l10n.t('(from LANGSMITH_ENDPOINT)')}` : ''}\n\n`);
+    tooltip.appendMarkdown(`${vscode.l10n.t('Workspace: {0}', c.workspaceId ? `\`${c.workspaceId}\`` : vscode.l10n.t('the key’s default'))}\n\n`);
+    if (c.apiKey) tooltip.appendMarkdown(vscode.l10n.t('API key: from {0}', c.keySource === 'environment' ? vscode.l10n.t('LANGSMITH_API_KEY in the environment') : vscode.l10n.t('secret storage')));
     this.item.tooltip = tooltip;
     this.item.command = health === 'signedOut' || health === 'authError' ? Commands.signIn : Commands.showLog;
     this.item.backgroundColor = health === 'authError' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
