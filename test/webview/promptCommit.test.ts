@@ -139,7 +139,7 @@ describe('webview: prompt commit', () => {
       const changes = page.getByTestId('change');
       assert.equal(await changes.count(), 2);
       assert.equal(await changes.nth(0).locator('.pc-change-title strong').textContent(), 'messages[0] (system)');
-      assert.equal(await changes.nth(0).locator('.pc-kind-changed').textContent(), 'changed');
+      assert.equal(await changes.nth(0).locator('.lsw-kind-modified').textContent(), 'changed');
       assert.deepEqual(await changes.nth(0).locator('.pc-line').allTextContents(), [
         '  You summarize documents for {audience}.',
         '− Keep it under 100 words.',
@@ -513,7 +513,7 @@ describe('webview: prompt commit', () => {
     assert.equal(await changes.count(), 2);
     assert.deepEqual(await changes.locator('.pc-change-title strong').allTextContents(), ['messages[0] (system)', 'messages[1] (human)']);
     assert.deepEqual(await changes.nth(1).locator('.pc-line').allTextContents(), ['+ Summarize this for {audience}: {text}']);
-    assert.equal(await changes.nth(1).locator('.pc-kind-added').textContent(), 'added');
+    assert.equal(await changes.nth(1).locator('.lsw-kind-added').textContent(), 'added');
     assert.match((await page.getByRole('heading', { level: 2 }).textContent())!, /\(unsaved changes included\)/);
     assert.equal(await page.getByTestId('result').count(), 0, 'an old result no longer applies');
     // A file that now reads the same as the latest commit.

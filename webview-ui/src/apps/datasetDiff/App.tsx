@@ -96,7 +96,7 @@ export function App() {
         <div className="dd-kinds" role="group" aria-label="Kinds of change shown">
           {DIFF_KINDS.map((kind) => (
             <ToggleButton key={kind} pressed={kinds.includes(kind)} onToggle={(on) => toggle(kind, on)} data-testid={`kind-${kind}`}>
-              <span className={`dd-dot dd-kind-${kind}`} aria-hidden="true" />
+              <span className={`dd-dot lsw-kind-${kind}`} aria-hidden="true" />
               {KIND_LABEL[kind]}
               <span className="dd-count">{state.counts[kind].toLocaleString()}</span>
             </ToggleButton>

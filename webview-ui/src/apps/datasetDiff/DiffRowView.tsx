@@ -39,7 +39,7 @@ export const DiffRowView = memo(function DiffRowView({ row, index, total, active
       onDoubleClick={() => onOpen(row, 'diff')}
     >
       <div className="dd-row-head">
-        <span className={`dd-kind dd-kind-${row.kind}`}>{KIND_LABEL[row.kind]}</span>
+        <span className={`dd-kind lsw-kind-${row.kind}`}>{KIND_LABEL[row.kind]}</span>
         <span className="dd-summary">{row.summary || '(no inputs)'}</span>
         <span className="dd-actions">
           <TextButton tabIndex={-1} onClick={action('diff')} title="Compare the two versions' JSON in the diff editor (Enter)" data-testid="compare">

@@ -47,7 +47,7 @@ function ChangeView({ change }: { change: ChangeInfo }) {
     <li className="pc-change" data-testid="change">
       <div className="pc-change-title">
         <strong>{change.section}</strong>
-        <span className={`pc-kind-${change.kind}`}>{change.kind}</span>
+        <span className={`lsw-kind-${change.kind === 'changed' ? 'modified' : change.kind}`}>{change.kind}</span>
         {change.attribute && <span className="lsw-muted">prompt attribute, updated on push (not part of the commit)</span>}
       </div>
       <pre className="pc-lines">
@@ -286,7 +286,7 @@ export function App() {
           </ToggleButton>
         </div>
         <label className="lsw-field-label" htmlFor="commit-tags">Other tags <span className="lsw-muted">(comma separated; a tag that exists moves to this commit)</span></label>
-        <input id="commit-tags" className="pc-input" value={draft.tags} maxLength={1000} onChange={(e) => update({ tags: e.target.value })} data-testid="commit-tags" />
+        <input id="commit-tags" className="lsw-input pc-wide" value={draft.tags} maxLength={1000} onChange={(e) => update({ tags: e.target.value })} data-testid="commit-tags" />
         {tagErrors.map((t) => (
           <p key={t} className="lsw-error-text">{t}</p>
         ))}

@@ -10,3 +10,5 @@ export { Banner } from './Banner';
 export { JsonField } from './JsonField';
 export { ToggleButton } from './ToggleButton';
 export { TextButton } from './TextButton';
+// Last: the helper classes override the components' own styles.
+import './helpers.css';
