@@ -88,7 +88,8 @@ runOrExit('node', ['esbuild.mjs', '--only=server']);
 const { startCodeServer } = await import('./lib/vscode.mjs');
 
 // The local server: a child process whose banner tells us where it listens.
-const serverArgs = ['dist/server.js', '--port', opts.serverPort, '--seed', 'demo'];
+// Streamed chat answers (the prompt playground's local model) arrive piece by piece at a visible pace.
+const serverArgs = ['dist/server.js', '--port', opts.serverPort, '--seed', 'demo', '--chat-delay-ms', '25'];
 if (opts.db) serverArgs.push('--db', opts.db);
 const server = spawn(process.execPath, serverArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
 const serverUrl = await new Promise((resolve, reject) => {

@@ -2,6 +2,7 @@
 //
 //   const srv = await startServer({ port: 0, db: ':memory:' });
 //   // srv.url → 'http://127.0.0.1:PORT', API key 'local-dev-key' (tenant 'local') or 'local-other-key' (tenant 'other')
+//   // OpenAI-compatible chat completions (model local-echo) at srv.url + '/v1'
 //   await srv.close();
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -10,6 +11,7 @@ import multipart from '@fastify/multipart';
 import type { Ctx, Tenant } from './context';
 import { Checkpointer, type DB, Statements, isEmpty, openDatabase } from './db';
 import { NO_FAULTS, applyFaults, parseFaults } from './faults';
+import { isOpenAiPath, openAiErrorBody, registerChat } from './routes/chat';
 import { registerDatasets, registerPublicDatasets } from './routes/datasets';
 import { registerExamples, registerPlatformExamples } from './routes/examples';
 import { registerFeedback } from './routes/feedback';
@@ -36,6 +38,8 @@ export interface ServerOptions {
   faults?: string;
   /** Report dataset_examples_multipart_enabled in /info (default true). */
   multipartExamples?: boolean;
+  /** Pause in ms before each piece of a streamed chat completion (`/v1/chat/completions`), to watch it stream. Default 0. */
+  chatDelayMs?: number;
   quiet?: boolean;
 }
 
@@ -76,6 +80,8 @@ const PLATFORM_PREFIXES = ['/v1/platform', '/api/v1/platform'];
 const V2_PREFIXES = ['/v2', '/api/v2'];
 
 export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; ctx: Ctx } {
+  const chatDelayMs = opts.chatDelayMs ?? 0;
+  if (!Number.isInteger(chatDelayMs) || chatDelayMs < 0) throw new Error(`chatDelayMs: expected a whole number of milliseconds ≥ 0, got ${opts.chatDelayMs}`);
   const tenants = makeTenants(opts.tenants?.length ? opts.tenants : DEFAULT_TENANTS);
   const ctx: Ctx = {
     db,
@@ -111,9 +117,12 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
   // routes parse them. Anything else unknown is read as text rather than refused.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
+  // Errors are LangSmith's `{"detail": …}`, except on the OpenAI-compatible routes (/v1/chat/…, /v1/models),
+  // whose clients expect OpenAI's `{"error": {message, type, param, code}}`.
   app.setErrorHandler((err: any, req, reply) => {
+    const openAi = isOpenAiPath(req.url);
     if (err instanceof HttpError) {
-      reply.code(err.statusCode).headers(err.headers).send({ detail: err.detail });
+      reply.code(err.statusCode).headers(err.headers).send(openAi ? openAiErrorBody(err.statusCode, err.message, err) : { detail: err.detail });
       return;
     }
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
@@ -123,10 +132,13 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
     }
     let detail = err.message || 'Internal server error';
     if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) detail = `Malformed JSON body: ${err.message}`;
-    reply.code(status).send({ detail: status === 500 ? `Internal server error: ${detail}` : detail });
+    if (status === 500) detail = `Internal server error: ${detail}`;
+    reply.code(status).send(openAi ? openAiErrorBody(status, detail) : { detail });
   });
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send({ detail: `Not Found: ${req.method} ${req.url.split('?')[0]}` });
+    const path = req.url.split('?')[0];
+    if (isOpenAiPath(req.url)) reply.code(404).send(openAiErrorBody(404, `Invalid URL (${req.method} ${path})`));
+    else reply.code(404).send({ detail: `Not Found: ${req.method} ${path}` });
   });
 
   // The hooks below run on every request, so they are written in callback style: no promise per hook
@@ -289,6 +301,8 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
   }
   for (const prefix of V2_PREFIXES) app.register(async (api) => registerV2(api, ctx), { prefix });
   app.register(async (pages) => registerPages(pages, ctx));
+  // OpenAI-compatible, outside the LangSmith prefixes: the OpenAI base URL is <server>/v1.
+  app.register(async (chat) => registerChat(chat, ctx, { delayMs: chatDelayMs }));
 
   // The fault switch (needs a valid key; never faulted itself).
   app.get('/__local/faults', { config: { noFaults: true } }, async () => ({ faults: ctx.faults.text }));

@@ -1,5 +1,6 @@
 // CLI: npm run server -- [--port 1984] [--host 127.0.0.1] [--db FILE|:memory:] [--seed demo] [--reset]
-//                         [--tenant HANDLE=KEY]… [--faults SPEC] [--no-multipart-examples] [--quiet] [--help]
+//                         [--tenant HANDLE=KEY]… [--faults SPEC] [--no-multipart-examples] [--chat-delay-ms N]
+//                         [--quiet] [--help]
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_TENANTS, startServer, type ServerOptions } from './index';
@@ -19,10 +20,13 @@ Usage: npm run server -- [options]
   --faults SPEC            inject faults, e.g. 429:0.1,503:0.05,reset:0.02,latency:20-200ms
                            (change at run time: PUT /__local/faults with the same syntax)
   --no-multipart-examples  report dataset_examples_multipart_enabled: false in /info
+  --chat-delay-ms N        pause N ms (0–10000, default 0) before each piece of a streamed answer of the
+                           OpenAI-compatible chat endpoint (/v1/chat/completions), to watch it stream
   --quiet                  print only the startup lines
   -h, --help               this help
 
 Point a client at it:  LANGSMITH_ENDPOINT=http://127.0.0.1:1984  LANGSMITH_API_KEY=local-dev-key
+An OpenAI client:       base URL http://127.0.0.1:1984/v1, API key local-dev-key, model local-echo
 `;
 
 export function defaultDbPath(): string {
@@ -81,6 +85,12 @@ export function parseArgs(argv: string[]): ServerOptions & { help?: boolean } {
         opts.faults = v;
         break;
       }
+      case '--chat-delay-ms': {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) > 10_000) throw new Error(`--chat-delay-ms: "${v}" is not a whole number of milliseconds from 0 to 10000`);
+        opts.chatDelayMs = Number(v);
+        break;
+      }
       case '--no-multipart-examples':
         opts.multipartExamples = false;
         break;
@@ -121,6 +131,7 @@ async function main() {
   console.log(`  database: ${opts.db === ':memory:' ? 'in memory (nothing is kept)' : opts.db}${opts.seed ? ' (demo data)' : ''}`);
   console.log(`  API key:  ${tenants[0].apiKey}  (workspace "${tenants[0].handle}")`);
   for (const t of tenants.slice(1)) console.log(`            ${t.apiKey}  (workspace "${t.handle}")`);
+  console.log(`  openai:   base URL ${server.url}/v1, model local-echo${opts.chatDelayMs ? ` (streams with ${opts.chatDelayMs} ms pauses)` : ''}`);
   console.log(`  use:      LANGSMITH_ENDPOINT=${server.url} LANGSMITH_API_KEY=${tenants[0].apiKey}`);
   if (opts.faults) console.log(`  faults:   ${opts.faults}`);
   let stopping = false;
