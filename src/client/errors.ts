@@ -98,8 +98,13 @@ export function detailFromText(text: string): string {
       if ('message' in parsed && typeof (parsed as { message: unknown }).message === 'string') {
         return (parsed as { message: string }).message;
       }
-      if ('error' in parsed && typeof (parsed as { error: unknown }).error === 'string') {
-        return (parsed as { error: string }).error;
+      if ('error' in parsed) {
+        const error = (parsed as { error: unknown }).error;
+        if (typeof error === 'string') return error;
+        // OpenAI-compatible endpoints: {"error": {"message": "...", "type": "...", "code": ...}}
+        if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') {
+          return (error as { message: string }).message;
+        }
       }
     }
     return MSG.unspecifiedError;

@@ -65,8 +65,8 @@ export interface RequestOptions<T> {
   schema?: z.ZodType<T>;
   /** Instead of `schema`: a checker with the same outcome (used where zod's copying costs too much). */
   check?: (data: unknown) => AnswerCheck<T>;
-  /** 'json' (default), 'text' or 'none'. */
-  responseType?: 'json' | 'text' | 'none';
+  /** 'json' (default), 'text' or 'none'; `stream()` asks for 'stream'. */
+  responseType?: 'json' | 'text' | 'none' | 'stream';
   /** Answer null instead of raising on 404. */
   nullOn404?: boolean;
   /**
@@ -152,10 +152,10 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]
  * answered as it is rather than handing the key to that host.
  */
 function followingRedirects(transport: Transport): Transport {
-  return async (url, method, headers, body, signal) => {
+  return async (url, method, headers, body, signal, stream) => {
     let target = url;
     for (let hops = 0; ; hops++) {
-      const answer = await transport(target, method, headers, body, signal);
+      const answer = await transport(target, method, headers, body, signal, stream);
       const location = REDIRECT_STATUSES.has(answer.status) ? answer.header('location') : null;
       if (!location) return answer;
       const origin = new URL(target).origin;
@@ -266,7 +266,7 @@ export class HttpClient {
         this.stats.requests++;
         let res: WireAnswer;
         try {
-          res = await this.transport(url, method, headers, body, ctl.signal);
+          res = await this.transport(url, method, headers, body, ctl.signal, opts.responseType === 'stream');
         } catch (err) {
           await retryOrThrow(err, 'no answer');
           continue;
@@ -305,6 +305,7 @@ export class HttpClient {
           throw errorForStatus(opts.action, res.status, res.statusText, text);
         }
 
+        if (opts.responseType === 'stream') return this.streamBody(res, opts, ctl, timeoutMs) as T;
         try {
           return await this.readBody(res, opts);
         } catch (err) {
@@ -317,6 +318,56 @@ export class HttpClient {
         caller?.removeEventListener('abort', onCallerAbort);
       }
     }
+  }
+
+  /**
+   * A request whose answer is read as it arrives (server-sent events): the same headers, retries and
+   * errors as request() until the answer's headers are in (nothing is repeated after that); then the
+   * body's text in pieces. The timeout then applies to each wait for the next piece, and the caller's
+   * signal still aborts.
+   */
+  stream(opts: Omit<RequestOptions<never>, 'responseType' | 'schema' | 'check' | 'nullOn404'>): Promise<AsyncGenerator<string>> {
+    return this.request<AsyncGenerator<string>>({ ...opts, responseType: 'stream' });
+  }
+
+  private streamBody<T>(res: WireAnswer, opts: RequestOptions<T>, ctl: AbortController, timeoutMs: number): AsyncGenerator<string> {
+    const caller = opts.signal;
+    const action = opts.action;
+    return (async function* () {
+      if (!res.chunks) throw new LangSmithError(`Failed to ${action}: this transport cannot stream answers`, { action });
+      const decoder = new TextDecoder();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => ctl.abort(new TimedOut()), Math.min(timeoutMs, MAX_TIMER_MS));
+      };
+      const onCallerAbort = () => ctl.abort(caller!.reason);
+      if (caller?.aborted) ctl.abort(caller.reason);
+      caller?.addEventListener('abort', onCallerAbort, { once: true });
+      let complete = false;
+      try {
+        arm();
+        for await (const chunk of res.chunks()) {
+          arm();
+          const text = decoder.decode(chunk, { stream: true });
+          if (text) yield text;
+        }
+        const rest = decoder.decode();
+        if (rest) yield rest;
+        complete = true;
+      } catch (err) {
+        if (caller?.aborted) throw caller.reason;
+        if (ctl.signal.aborted && ctl.signal.reason instanceof TimedOut) {
+          throw new LangSmithTimeoutError(`Failed to ${action}: the answer stopped for ${timeoutMs} ms`, { action, cause: err });
+        }
+        throw new LangSmithError(`Failed to ${action}: the answer was cut off (${networkMessage(err)})`, { action, cause: err });
+      } finally {
+        clearTimeout(timer);
+        caller?.removeEventListener('abort', onCallerAbort);
+        // Left early (the reader stopped, or an error): end the request rather than leave it open.
+        if (!complete && !ctl.signal.aborted) ctl.abort(new Error('stream closed by the reader'));
+      }
+    })();
   }
 
   private async readBody<T>(res: WireAnswer, opts: RequestOptions<T>): Promise<T> {

@@ -66,6 +66,14 @@ export class LangSmithClient {
     this.tracing = new Tracer(this.ctx, options.tracing);
   }
 
+  /**
+   * A run queue of its own (the playground's, say): another project, manual flush, other limits; it sends
+   * through this client's connection.
+   */
+  createTracer(options: TracerOptions = {}): Tracer {
+    return new Tracer(this.ctx, options);
+  }
+
   /** Options from `LANGSMITH_*` variables (`LANGCHAIN_*` as fallbacks). */
   static optionsFromEnv(env: EnvLike = process.env): LangSmithClientOptions {
     return {
@@ -108,4 +116,5 @@ export { DEFAULT_FEEDBACK_TOKEN_EXPIRY } from './resources/feedback';
 export { DEFAULT_DATA_TYPE, DATASET_LIST_DEFAULT_LIMIT, DATASET_LIST_DEFAULT_OFFSET } from './resources/datasets';
 export { ANNOTATION_QUEUE_MAX_PAGE } from './resources/annotationQueues';
 export { RunTree, Tracer, type RunInit, type RunEnd, type TracerOptions } from './tracing';
+export * from './runnables';
 export type { ExampleCreate, ExampleUpdate, AttachmentData } from './resources/examples';

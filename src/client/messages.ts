@@ -26,6 +26,10 @@ export const MSG = {
   invalidTemplateFormat: (format: unknown) =>
     `Invalid template format. Got \`${String(format)}\`; should be one of f-string,mustache`,
   timeoutPositive: 'Timeout must be positive.',
+  recursionLimit: (limit: number) =>
+    `Recursion limit of ${limit} reached: runnable calls nested more than ${limit} deep. Raise recursionLimit in the call's config if the chain is meant to go deeper.`,
+  recursionLimitInvalid: (limit: unknown) => `recursionLimit must be a positive integer, got ${String(limit)}`,
+  sessionIdRequired: 'A history-wrapped chain requires a sessionId: pass it as configurable.sessionId in the call\'s config.',
   projectNotFound: (id: string | undefined, name: string | undefined) => `Project[id=${id}, name=${name}] not found`,
   datasetNotFound: (id: string | undefined, name: string | undefined) => `Dataset[id=${id}, name=${name}] not found`,
   multipartUnsupported:

@@ -15,10 +15,65 @@ export interface WireAnswer {
   header(name: string): string | null;
   text(): Promise<string>;
   discard(): Promise<void>;
+  /** Streamed answers only: the body's bytes as they arrive (read once, instead of text()). */
+  chunks?(): AsyncIterable<Uint8Array>;
 }
 
 export type WireBody = string | Uint8Array | FormData | Blob | undefined;
-export type Transport = (url: string, method: Method, headers: Record<string, string>, body: WireBody, signal: AbortSignal) => Promise<WireAnswer>;
+export type Transport = (
+  url: string,
+  method: Method,
+  headers: Record<string, string>,
+  body: WireBody,
+  signal: AbortSignal,
+  /** Answer as soon as the headers are in, with the body readable through `chunks()`. */
+  stream?: boolean,
+) => Promise<WireAnswer>;
+
+/** Bytes handed from a producer (the dispatcher's callbacks) to one async reader. */
+class ByteChannel {
+  private readonly queue: Uint8Array[] = [];
+  private done = false;
+  private failure: unknown;
+  private wake?: () => void;
+
+  push(chunk: Uint8Array): void {
+    this.queue.push(chunk);
+    this.notify();
+  }
+  end(): void {
+    this.done = true;
+    this.notify();
+  }
+  fail(err: unknown): void {
+    if (this.done) return;
+    this.failure = err ?? new Error('the answer was cut off');
+    this.done = true;
+    this.notify();
+  }
+  private notify(): void {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+  async *read(): AsyncGenerator<Uint8Array> {
+    for (;;) {
+      const next = this.queue.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      if (this.failure !== undefined) throw this.failure;
+      if (this.done) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+  async text(): Promise<string> {
+    const parts: Uint8Array[] = [];
+    for await (const c of this.read()) parts.push(c);
+    return Buffer.concat(parts).toString('utf8');
+  }
+}
 
 /** Through a fetch function (WHATWG Request/Response objects on every call). */
 export function fetchTransport(fetchImpl: typeof fetch): Transport {
@@ -31,6 +86,19 @@ export function fetchTransport(fetchImpl: typeof fetch): Transport {
       text: () => res.text(),
       discard: async () => {
         await res.body?.cancel().catch(() => undefined);
+      },
+      chunks: async function* () {
+        if (!res.body) return;
+        const reader = res.body.getReader();
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) return;
+            yield value;
+          }
+        } finally {
+          reader.releaseLock();
+        }
       },
     };
   };
@@ -56,7 +124,15 @@ function rawHeader(raw: readonly Buffer[], name: string): string | null {
 }
 
 /** One request and its whole answer over an undici dispatcher. */
-function exchange(dispatcher: Dispatcher, url: URL, method: Method, headers: Record<string, string>, body: WireBody, signal: AbortSignal): Promise<WireAnswer> {
+function exchange(
+  dispatcher: Dispatcher,
+  url: URL,
+  method: Method,
+  headers: Record<string, string>,
+  body: WireBody,
+  signal: AbortSignal,
+  stream = false,
+): Promise<WireAnswer> {
   return new Promise<WireAnswer>((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason);
@@ -64,12 +140,15 @@ function exchange(dispatcher: Dispatcher, url: URL, method: Method, headers: Rec
     }
     let settled = false;
     let abortDispatch: ((reason?: Error) => void) | undefined;
+    // Streamed: the answer is handed over at its headers, and the abort listener stays until the body ends.
+    const channel = stream ? new ByteChannel() : undefined;
     const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
-      signal.removeEventListener('abort', onAbort);
+      if (!channel) signal.removeEventListener('abort', onAbort);
       outcome();
     };
+    const finish = () => signal.removeEventListener('abort', onAbort);
     // Aborted while still waiting for a connection: answer now, and drop the request once it gets one.
     const onAbort = () => {
       if (abortDispatch) abortDispatch(signal.reason as Error);
@@ -87,13 +166,33 @@ function exchange(dispatcher: Dispatcher, url: URL, method: Method, headers: Rec
       onHeaders(statusCode, headerList) {
         status = statusCode;
         rawHeaders = headerList ?? [];
+        if (channel) {
+          settle(() =>
+            resolve({
+              status,
+              statusText: STATUS_CODES[status] ?? '',
+              header: (name) => rawHeader(rawHeaders, name),
+              text: () => channel.text(),
+              discard: async () => {
+                abortDispatch?.(new Error('answer discarded'));
+              },
+              chunks: () => channel.read(),
+            }),
+          );
+        }
         return true;
       },
       onData(chunk) {
-        chunks.push(chunk);
+        if (channel) channel.push(chunk);
+        else chunks.push(chunk);
         return true;
       },
       onComplete() {
+        if (channel) {
+          finish();
+          channel.end();
+          return;
+        }
         let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
         if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // as fetch's text() does
         settle(() =>
@@ -107,6 +206,12 @@ function exchange(dispatcher: Dispatcher, url: URL, method: Method, headers: Rec
         );
       },
       onError(err) {
+        if (channel && settled) {
+          finish();
+          channel.fail(err);
+          return;
+        }
+        finish();
         settle(() => reject(err));
       },
     };
@@ -124,7 +229,7 @@ function exchange(dispatcher: Dispatcher, url: URL, method: Method, headers: Rec
  * answer is read whole, so the body is collected as it arrives and handed over in one piece.
  */
 export function undiciTransport(dispatcher: Dispatcher | undefined): Transport {
-  return async (url, method, headers, body, signal) => {
+  return async (url, method, headers, body, signal, stream) => {
     if (body instanceof FormData || body instanceof Blob) {
       // The dispatcher takes bytes: encode the form (or blob) as fetch would, with its content type.
       const encoded = new Response(body);
@@ -132,6 +237,6 @@ export function undiciTransport(dispatcher: Dispatcher | undefined): Transport {
       body = new Uint8Array(await encoded.arrayBuffer());
       if (type) headers = { ...headers, 'content-type': type };
     }
-    return exchange(dispatcher ?? (await defaultAgent()), new URL(url), method, headers, body, signal);
+    return exchange(dispatcher ?? (await defaultAgent()), new URL(url), method, headers, body, signal, stream);
   };
 }

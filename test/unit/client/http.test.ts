@@ -118,3 +118,103 @@ describe('client http', () => {
     );
   });
 });
+
+describe('client http: streamed answers', () => {
+  /** A fetch whose answer body is written by `feed` (pieces with pauses), over real WHATWG streams. */
+  function streaming(status: number, feed: (push: (text: string) => void, close: () => void) => void) {
+    let asked = 0;
+    const f = (async (_url: string, init: RequestInit) => {
+      asked++;
+      const enc = new TextEncoder();
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          init.signal?.addEventListener('abort', () => controller.error(init.signal!.reason));
+          feed(
+            (t) => controller.enqueue(enc.encode(t)),
+            () => controller.close(),
+          );
+        },
+      });
+      return new Response(body, { status, headers: { 'content-type': 'text/event-stream' } });
+    }) as unknown as typeof fetch;
+    return { f, asked: () => asked };
+  }
+  const read = async (g: AsyncGenerator<string>) => {
+    let all = '';
+    for await (const t of g) all += t;
+    return all;
+  };
+
+  it('yields the body as it arrives, decoding UTF-8 split across pieces', async () => {
+    const bytes = new TextEncoder().encode('é');
+    const f = (async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(new TextEncoder().encode('data: a'));
+            c.enqueue(bytes.slice(0, 1));
+            c.enqueue(bytes.slice(1));
+            c.close();
+          },
+        }),
+        { status: 200 },
+      )) as unknown as typeof fetch;
+    const h = new HttpClient({ fetch: f });
+    assert.equal(await read(await h.stream({ path: '/s', method: 'POST', action: 'stream' })), 'data: aé');
+  });
+
+  it('a pause longer than the timeout ends the stream with a timeout error; an error status is raised before it', async () => {
+    const { f } = streaming(200, (push) => {
+      push('first');
+      // …and nothing more.
+    });
+    const h = new HttpClient({ fetch: f, timeoutMs: 80 });
+    const pieces: string[] = [];
+    await assert.rejects(
+      (async () => {
+        for await (const t of await h.stream({ path: '/s', method: 'POST', action: 'stream it' })) pieces.push(t);
+      })(),
+      (e: unknown) => e instanceof LangSmithTimeoutError && /^Failed to stream it: the answer stopped for 80 ms/.test(e.message),
+    );
+    assert.deepEqual(pieces, ['first']);
+    const bad = streaming(401, (push, close) => {
+      push('{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}');
+      close();
+    });
+    await assert.rejects(new HttpClient({ fetch: bad.f }).stream({ path: '/s', method: 'POST', action: 'stream it' }), (e: unknown) => {
+      assert.ok(e instanceof LangSmithError);
+      assert.equal(e.status, 401);
+      assert.equal(e.detail, 'Incorrect API key provided');
+      return true;
+    });
+  });
+
+  it('the caller’s signal stops a stream in the middle, and a retryable status before the answer is retried', async () => {
+    const ctl = new AbortController();
+    let tick: NodeJS.Timeout | undefined;
+    const { f } = streaming(200, (push) => {
+      let i = 0;
+      tick = setInterval(() => push(`p${i++} `), 5);
+    });
+    const h = new HttpClient({ fetch: f });
+    const seen: string[] = [];
+    try {
+      await assert.rejects(
+        (async () => {
+          for await (const t of await h.stream({ path: '/s', method: 'POST', action: 'stream', signal: ctl.signal, idempotent: true })) {
+            seen.push(t);
+            if (seen.length === 3) ctl.abort(new Error('user stop'));
+          }
+        })(),
+        /user stop/,
+      );
+    } finally {
+      clearInterval(tick);
+    }
+    assert.equal(seen.length, 3);
+    const { f: flaky, calls } = scripted([503, { status: 200, body: 'data: ok\n\n' }]);
+    const h2 = new HttpClient({ fetch: flaky, ...fast });
+    assert.equal(await read(await h2.stream({ path: '/s', method: 'POST', action: 'stream', idempotent: true })), 'data: ok\n\n');
+    assert.equal(calls.length, 2);
+  });
+});
