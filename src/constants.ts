@@ -82,6 +82,10 @@ export const Commands = {
   promoteCommit: 'langsmith.promoteCommit',
   openCommitManifest: 'langsmith.openCommitManifest',
   importPrompty: 'langsmith.importPrompty',
+  // Playground
+  runPrompt: 'langsmith.runPrompt',
+  configureModel: 'langsmith.configureModel',
+  revealRun: 'langsmith.revealRun',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -106,6 +110,7 @@ export const ViewTypes = {
   exampleEditor: 'langsmith.exampleEditor',
   datasetDiff: 'langsmith.datasetDiff',
   promptCommit: 'langsmith.promptCommit',
+  playground: 'langsmith.playground',
 } as const;
 
 /** The scheme of the read-only documents of LangSmith objects (runs, examples, commits, drafts). */
@@ -116,4 +121,10 @@ export const ConfigKeys = {
   section: 'langsmith',
   endpoint: 'endpoint',
   workspaceId: 'workspaceId',
+  /** OpenAI-compatible chat-completions base URL of the playground. */
+  playgroundEndpoint: 'playground.endpoint',
+  /** The model a run uses when the prompt names none. */
+  playgroundModel: 'playground.model',
+  /** The LangSmith project the playground traces to. */
+  playgroundProject: 'playground.project',
 } as const;

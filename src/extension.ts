@@ -19,6 +19,7 @@ import { commandRegistrar } from './commands/registerCommand';
 import { registerResourceCommands } from './commands/resourceCommands';
 import { registerViewCommands } from './commands/viewCommands';
 import { registerPanelCommands } from './commands/panelCommands';
+import { registerPlaygroundCommands } from './commands/playgroundCommands';
 import { registerPromptFileCommands } from './commands/promptFileCommands';
 import { watchPromptFiles } from './prompts/promptFiles';
 import { createLog } from './common/log';
@@ -34,6 +35,8 @@ export interface WorkbenchApi {
   readonly panels: PanelFrame;
   /** Scripts the answers to the commands' questions; returns the restore function. */
   readonly setPrompter: typeof setPrompter;
+  /** The extension's secret storage (tests store a model key). */
+  readonly secrets: vscode.SecretStorage;
 }
 
 export function activate(context: vscode.ExtensionContext): WorkbenchApi | undefined {
@@ -50,6 +53,8 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
       extensionUri: context.extensionUri,
       log,
       clients,
+      workspaceState: context.workspaceState,
+      secrets: context.secrets,
       onDidChangeConnection: connection.onDidChange,
       refreshDataset: (datasetId) => views.refreshDataset(datasetId),
       refreshPrompt: (name, handle) => views.refreshPrompt(name, handle),
@@ -79,11 +84,12 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   registerExperimentCommands(register, clients);
   registerPanelCommands(register, clients, panels);
   registerPromptFileCommands(register, clients, views, panels);
+  registerPlaygroundCommands(register, clients, views, panels, context.secrets);
   context.subscriptions.push(watchPromptFiles());
 
   void connection.updateContext();
   // Other extensions get nothing: these services can make authenticated calls.
-  return context.extensionMode === vscode.ExtensionMode.Test ? { views, clients, panels, setPrompter } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { views, clients, panels, setPrompter, secrets: context.secrets } : undefined;
 }
 
 export function deactivate(): void {

@@ -18,6 +18,7 @@ export class NotSignedInError extends Error {
 
 export class ClientService implements vscode.Disposable {
   private cached: { key: string; client: LangSmithClient; connection: Connection; network: NetworkFetch } | undefined;
+  private otherNetwork: { key: string; network: NetworkFetch } | undefined;
   /** The settings error last shown in a notification, so a broken setting warns once, not on every call. */
   private settingErrorShown: string | undefined;
   private healthValue: Health = 'unknown';
@@ -73,6 +74,26 @@ export class ClientService implements vscode.Disposable {
       this.log.info(`Using ${connection.endpoint}${connection.workspaceId ? ` (workspace ${connection.workspaceId})` : ''} with the key from ${describeSource(connection)}; network: ${network.description}.`);
     }
     return this.cached.client;
+  }
+
+  /** The client module (runnables, templates, the chat model), loaded on first use. */
+  api(): Promise<ClientModule> {
+    return loadClientModule();
+  }
+
+  /**
+   * The fetch other HTTP of the extension goes through (the playground's model endpoint): the same route as
+   * the LangSmith client (proxy, CA file), made once per network settings.
+   */
+  async networkFetch(): Promise<typeof fetch> {
+    const settings = readNetworkSettings();
+    const key = networkKey(settings);
+    if (this.otherNetwork?.key !== key) {
+      const network = await createNetworkFetch(settings);
+      this.otherNetwork?.network.close();
+      this.otherNetwork = { key, network };
+    }
+    return this.otherNetwork.network.fetch ?? globalThis.fetch;
   }
 
   private dropCached(): void {
@@ -147,6 +168,8 @@ export class ClientService implements vscode.Disposable {
 
   dispose(): void {
     this.dropCached();
+    this.otherNetwork?.network.close();
+    this.otherNetwork = undefined;
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

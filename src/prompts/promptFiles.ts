@@ -23,6 +23,20 @@ const SELECTOR: vscode.DocumentSelector = [
 export function isPromptDocument(doc: vscode.TextDocument): boolean {
   return /\.prompt\.(ya?ml|json)$/i.test(doc.uri.path);
 }
+
+/**
+ * A prompt file the user edits, from a URI string a webview sent back: parsed strictly, and only schemes of
+ * editable documents (never our read-only `langsmith:` commits, never command links).
+ */
+export function editablePromptFileUri(raw: string): vscode.Uri | undefined {
+  try {
+    const uri = vscode.Uri.parse(raw, true);
+    if (!['file', 'untitled', 'vscode-remote', 'vscode-userdata', 'vscode-vfs'].includes(uri.scheme)) return undefined;
+    return /\.prompt\.(ya?ml|json)$/i.test(uri.path) ? uri : undefined;
+  } catch {
+    return undefined;
+  }
+}
 const isYaml = (doc: vscode.TextDocument) => /\.prompt\.ya?ml$/i.test(doc.uri.path);
 
 const SEVERITY: Record<Problem['severity'], vscode.DiagnosticSeverity> = {
@@ -174,6 +188,7 @@ export class PromptFileSupport implements vscode.Disposable {
     ];
     if (parsed.file?.identifier) lenses.push(new vscode.CodeLens(top, { title: '$(diff) Compare with Remote…', command: Commands.compareWithRemote, arguments: [doc.uri] }));
     if (parsed.file?.identifier) lenses.push(new vscode.CodeLens(top, { title: '$(cloud-download) Pull…', command: Commands.pullPrompt, arguments: [doc.uri] }));
+    lenses.unshift(new vscode.CodeLens(top, { title: '$(play) Run', command: Commands.runPrompt, arguments: [doc.uri] }));
     return lenses;
   }
 

@@ -57,4 +57,13 @@ export const Panels = {
     instances: 'perKey',
     load: () => import('./promptCommitPanel').then((m) => m.promptCommitApp as PanelApp<unknown>),
   },
+  playground: {
+    app: 'playground',
+    viewType: ViewTypes.playground,
+    icon: 'langsmith.svg',
+    hasCss: true,
+    restores: true,
+    instances: 'perKey',
+    load: () => import('./playgroundPanel').then((m) => m.playgroundApp as PanelApp<unknown>),
+  },
 } as const satisfies Record<string, PanelDescriptor>;

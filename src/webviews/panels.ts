@@ -16,6 +16,10 @@ export interface PanelServices {
   readonly extensionUri: vscode.Uri;
   readonly log: vscode.LogOutputChannel;
   readonly clients: ClientService;
+  /** Where panels keep what they remember per workspace (the playground's values). */
+  readonly workspaceState: vscode.Memento;
+  /** The extension's SecretStorage (the playground's model keys). */
+  readonly secrets: vscode.SecretStorage;
   connection(): Promise<ConnectionState>;
   readonly onDidChangeConnection: vscode.Event<void>;
   /** Reloads what the Datasets tree shows of a dataset that a panel changed. */

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import type { ParsedPromptFile } from '../prompts/promptFile';
-import { parsePromptDocument, promptFormat } from '../prompts/promptFiles';
+import { editablePromptFileUri, parsePromptDocument, promptFormat } from '../prompts/promptFiles';
 import type { RemotePrompt } from '../prompts/promptSync';
 import {
   OpenCommit,
@@ -23,17 +23,8 @@ import { RequestError } from '../protocol/router';
 import { promptCommitUri, showDocument } from '../views/documents';
 import type { PanelApp } from './panels';
 
-const PROMPT_FILE = /\.prompt\.(ya?ml|json)$/i;
-
 function fileUri(key: PromptCommitKey): vscode.Uri | undefined {
-  try {
-    const uri = vscode.Uri.parse(key.uri, true);
-    // Only documents the user edits: never our own read-only commits, never command links.
-    if (!['file', 'untitled', 'vscode-remote', 'vscode-userdata', 'vscode-vfs'].includes(uri.scheme)) return undefined;
-    return PROMPT_FILE.test(uri.path) ? uri : undefined;
-  } catch {
-    return undefined;
-  }
+  return editablePromptFileUri(key.uri);
 }
 
 /** The prompt a file names, even when the file has problems elsewhere (so the panel can still show the remote). */

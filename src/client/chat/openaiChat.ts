@@ -191,8 +191,13 @@ export class OpenAIChatModel extends Runnable<ModelInput, AIMessage> {
     const events: EventSourceMessage[] = [];
     const parser = createParser({ onEvent: (e) => events.push(e) });
     let done = false;
+    let sawEvent = false;
+    /** The body while it has no event: a server that ignores `stream` answers with one JSON completion. */
+    let plain = '';
     for await (const piece of text) {
+      if (!sawEvent && plain.length < 10_000_000) plain += piece;
       parser.feed(piece);
+      if (events.length) sawEvent = true;
       while (events.length) {
         const event = events.shift()!;
         if (event.data.trim() === '[DONE]') {
@@ -207,11 +212,26 @@ export class OpenAIChatModel extends Runnable<ModelInput, AIMessage> {
     if (!done) {
       // Some servers end the stream without [DONE]; whatever is left in the parser is the last event.
       parser.feed('\n\n');
+      if (events.length) sawEvent = true;
       for (const event of events) if (event.data.trim() !== '[DONE]') {
         const chunk = this.parseChunk(event.data);
         if (chunk) yield chunk;
       }
     }
+    if (!sawEvent && plain.trim()) yield this.parseWhole(plain);
+  }
+
+  private parseWhole(text: string): AIMessage {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new LangSmithError(`Failed to ${this.action}: the answer is neither server-sent events nor JSON: ${text.slice(0, 200)}`, { action: this.action });
+    }
+    const parsed = CompletionWire.safeParse(json);
+    if (!parsed.success) throw new LangSmithError(`Failed to ${this.action}: unexpected answer: ${parsed.error.issues[0]?.message ?? ''}`, { action: this.action });
+    const choice = parsed.data.choices[0]!;
+    return new AIMessage(choice.message.content ?? '', usageOf(parsed.data.usage), { model: parsed.data.model, id: parsed.data.id, finish_reason: choice.finish_reason ?? undefined });
   }
 
   private parseChunk(data: string): AIMessage | undefined {

@@ -1,0 +1,455 @@
+// The playground's host side: reads the prompt (a prompt file as the editor has it, or a commit), runs it as a
+// chain — prompt → chat model → parser, with the session's history in chat mode — against an OpenAI-compatible
+// endpoint, streams the answer to the page, and traces each run to a LangSmith project in manual-flush mode,
+// flushed when the run ends (a failed flush is reported and the runs kept for the next).
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { InMemoryHistoryStore, LangSmithClient, Message, PromptTemplate, Tracer } from '../client';
+import { Commands } from '../constants';
+import { NotSignedInError } from '../auth/clientService';
+import { playgroundProject, resolveModelEndpoint, type ModelEndpoint } from '../auth/modelEndpoint';
+import type { PromptFile } from '../prompts/promptFile';
+import { editablePromptFileUri, parsePromptDocument, promptFormat } from '../prompts/promptFiles';
+import {
+  ConfigureModel,
+  FlushTraces,
+  OpenSource,
+  PlaygroundChanged,
+  PlaygroundKey,
+  PlaygroundReady,
+  ResetSession,
+  RevealTrace,
+  RunDelta,
+  RunFinished,
+  RunPrompt,
+  StopRun,
+  type ChatTurn,
+  type ModelSettings,
+  type PlaygroundState,
+  type PromptPreview,
+  type SessionInfo,
+  type TraceStatus,
+} from '../protocol/playground';
+import { RequestError } from '../protocol/router';
+import type { PanelApp, PanelServices } from './panels';
+
+/** Where the history wrapper puts the earlier turns and the new message among the prompt's values. */
+const FOLLOW_UP = { historyKey: 'chat_history', inputKey: 'follow_up' } as const;
+const MAX_TURNS = 200;
+
+function fileUri(key: PlaygroundKey): vscode.Uri | undefined {
+  return key.kind === 'file' ? editablePromptFileUri(key.uri) : undefined;
+}
+
+function keyId(key: PlaygroundKey): string {
+  return key.kind === 'file' ? `file:${key.uri}` : `commit:${key.identifier}@${key.commit}`;
+}
+
+function titleOf(key: PlaygroundKey): string {
+  return key.kind === 'file' ? path.posix.basename(fileUri(key)?.path ?? 'prompt') : `${key.identifier}@${key.commit.slice(0, 8)}`;
+}
+
+interface Remembered {
+  values?: Record<string, string>;
+  model?: ModelSettings;
+  session?: SessionInfo;
+}
+
+interface LoadedPrompt {
+  file: PromptFile | null;
+  problem: string | null;
+}
+
+/** The prompt's own model settings (`model:` of a file, the model node of a commit). */
+function promptModelSettings(file: PromptFile | null): Partial<ModelSettings> & { model?: string } {
+  const s = file?.model?.settings;
+  if (!s) return {};
+  const name = typeof s['model'] === 'string' ? s['model'] : typeof s['model_name'] === 'string' ? s['model_name'] : undefined;
+  const temperature = typeof s['temperature'] === 'number' && s['temperature'] >= 0 && s['temperature'] <= 2 ? s['temperature'] : undefined;
+  const max = s['max_tokens'] ?? s['max_completion_tokens'];
+  const maxTokens = typeof max === 'number' && Number.isInteger(max) && max >= 1 ? max : undefined;
+  return { ...(name ? { model: name } : {}), ...(temperature !== undefined ? { temperature } : {}), ...(maxTokens !== undefined ? { maxTokens } : {}) };
+}
+
+function preview(file: PromptFile, variables: string[]): PromptPreview {
+  const messages =
+    file.body.kind === 'string'
+      ? [{ role: 'prompt', template: file.body.template }]
+      : file.body.messages.map((m) =>
+          m.kind === 'placeholder'
+            ? { role: 'placeholder', template: `{${m.name}}${m.optional ? ' (optional)' : ''}` }
+            : { role: m.role, template: typeof m.template === 'string' ? m.template : m.template.map((p) => (p.type === 'text' ? p.text : '[content part]')).join('\n') },
+        );
+  return { kind: file.body.kind, templateFormat: file.templateFormat, variables, messages };
+}
+
+/** Placeholders take a list of messages: the page sends text, JSON here. Empty optional ones are left out. */
+function placeholderNames(file: PromptFile): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  if (file.body.kind === 'chat') for (const m of file.body.messages) if (m.kind === 'placeholder') out.set(m.name, m.optional);
+  return out;
+}
+
+function inputValues(file: PromptFile, raw: Record<string, string>): Record<string, unknown> {
+  const placeholders = placeholderNames(file);
+  const values: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (!placeholders.has(name)) {
+      values[name] = value;
+      continue;
+    }
+    if (!value.trim()) {
+      if (placeholders.get(name)) continue;
+      values[name] = [];
+      continue;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new RequestError('invalidParams', `${name} is a placeholder for messages: give a JSON list such as [{"role": "human", "content": "Hi"}].`);
+    }
+    if (!Array.isArray(parsed) || !parsed.every((m) => m && typeof m === 'object' && typeof m.role === 'string' && typeof m.content === 'string')) {
+      throw new RequestError('invalidParams', `${name} must be a JSON list of {"role", "content"} messages.`);
+    }
+    values[name] = parsed;
+  }
+  return values;
+}
+
+/** What went wrong with a run, and what to do about it. */
+function describeRunError(e: unknown, endpoint: ModelEndpoint): { error: string; hint: string | null } {
+  const message = e instanceof Error ? e.message : String(e);
+  const status = (e as { status?: unknown })?.status;
+  const name = e instanceof Error ? e.name : '';
+  let hint: string | null = null;
+  if (status === 401 || status === 403) hint = 'The model endpoint refused the key. Set its key with Configure… (LangSmith: Configure Playground Model).';
+  else if (status === 429) hint = 'The endpoint is rate limiting (or out of quota). Wait a moment and run again.';
+  else if (status === 404) hint = `Check the endpoint URL (the API root, such as https://api.openai.com/v1; now ${endpoint.url ?? 'none'}) and the model name.`;
+  else if (status === 400 || status === 422) hint = 'The endpoint refused the request: check the model name and settings.';
+  else if (typeof status === 'number' && status >= 500) hint = 'The endpoint failed; try again in a moment.';
+  else if (name === 'LangSmithTimeoutError') hint = `${endpoint.url ?? 'The endpoint'} did not answer in time. Is it running?`;
+  else if (status === undefined && name === 'LangSmithError') hint = `Is ${endpoint.url ?? 'the endpoint'} running and reachable? Change it with Configure….`;
+  return { error: message.slice(0, 2000), hint };
+}
+
+export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.result.shape.state> = {
+  ready: PlaygroundReady,
+  parseKey(raw) {
+    const key = PlaygroundKey.safeParse(raw);
+    if (!key.success) return undefined;
+    return key.data.kind === 'commit' || fileUri(key.data) ? key.data : undefined;
+  },
+  keyId,
+  title: (key) => `Run · ${titleOf(key)}`,
+
+  open({ host, key, services }) {
+    const uri = fileUri(key);
+    const memory = `playground:${keyId(key)}`;
+    const remembered = (): Remembered => services.workspaceState.get<Remembered>(memory) ?? {};
+    const remember = (patch: Remembered) => services.workspaceState.update(memory, { ...remembered(), ...patch });
+    const running = new Map<string, AbortController>();
+    /** Traces by project (a project setting changed mid-way keeps the older queue until it is sent). */
+    const tracers = new Map<string, { tracer: Tracer; pendingRuns: Set<string> }>();
+    /** The run → project it was traced to (for Show trace). */
+    const tracedTo = new Map<string, string>();
+    let session: SessionInfo = remembered().session ?? { id: randomUUID(), turns: [] };
+    let histories: InMemoryHistoryStore | undefined;
+    /** A commit does not change: read once. */
+    let commitPrompt: LoadedPrompt | undefined;
+
+    async function historyStore(): Promise<InMemoryHistoryStore> {
+      if (!histories) {
+        const api = await services.clients.api();
+        histories = new api.InMemoryHistoryStore();
+        histories.get(session.id).addMessages(session.turns);
+      }
+      return histories;
+    }
+
+    async function loadPrompt(signal: AbortSignal): Promise<LoadedPrompt> {
+      if (key.kind === 'file') {
+        const doc = await vscode.workspace.openTextDocument(uri!);
+        const parsed = await parsePromptDocument(doc);
+        if (parsed.file && !parsed.problems.some((p) => p.severity === 'error')) return { file: parsed.file, problem: null };
+        const first = parsed.problems.find((p) => p.severity === 'error');
+        const where = first ? doc.positionAt(Math.min(first.offset, doc.getText().length)) : undefined;
+        return { file: null, problem: `Fix the problems in ${titleOf(key)} to run it${first ? `: ${first.message} (line ${(where?.line ?? 0) + 1})` : '.'}` };
+      }
+      if (commitPrompt?.file) return commitPrompt;
+      try {
+        const client = await services.clients.client();
+        const [pulled, format] = await Promise.all([client.prompts.pull(`${key.identifier}:${key.commit}`, { includeModel: true, signal }), promptFormat()]);
+        commitPrompt = { file: format.fromManifest(pulled.manifest, { identifier: key.identifier }), problem: null };
+      } catch (e) {
+        if (signal.aborted) throw e;
+        commitPrompt = { file: null, problem: `Could not read ${titleOf(key)}: ${e instanceof Error ? e.message : String(e)}` };
+      }
+      return commitPrompt;
+    }
+
+    async function templateOf(file: PromptFile): Promise<PromptTemplate> {
+      const [api, format] = await Promise.all([services.clients.api(), promptFormat()]);
+      return api.PromptTemplate.fromManifest(format.toManifest(file), { followUp: FOLLOW_UP });
+    }
+
+    async function tracingClient(): Promise<LangSmithClient | undefined> {
+      try {
+        return await services.clients.client();
+      } catch (e) {
+        if (e instanceof NotSignedInError) return undefined;
+        throw e;
+      }
+    }
+
+    function pendingCount(): number {
+      let n = 0;
+      for (const t of tracers.values()) n += t.pendingRuns.size;
+      return n;
+    }
+
+    async function state(signal: AbortSignal): Promise<PlaygroundState> {
+      const [loaded, connection] = await Promise.all([loadPrompt(signal), services.clients.connection.current()]);
+      const endpoint = await resolveModelEndpoint(services.secrets, connection);
+      let prompt: PromptPreview | null = null;
+      let problem = loaded.problem;
+      if (loaded.file) {
+        try {
+          const template = await templateOf(loaded.file);
+          prompt = preview(loaded.file, template.inputVariables);
+        } catch (e) {
+          problem = e instanceof Error ? e.message : String(e);
+        }
+      }
+      const own = promptModelSettings(loaded.file);
+      const mem = remembered();
+      const model: ModelSettings = mem.model ?? { model: own.model ?? endpoint.defaultModel, temperature: own.temperature ?? null, maxTokens: own.maxTokens ?? null };
+      return {
+        title: titleOf(key),
+        source: key.kind,
+        prompt,
+        problem: problem ? problem.slice(0, 2000) : null,
+        values: mem.values ?? {},
+        model,
+        promptModel: own.model ?? null,
+        endpoint: { url: endpoint.url, source: endpoint.source, hasKey: !!endpoint.apiKey },
+        project: playgroundProject(),
+        tracing: connection.apiKey !== undefined,
+        session,
+        pendingTraces: pendingCount(),
+      };
+    }
+
+    const pushState = () => {
+      state(host.signal).then(
+        (s) => host.notify(PlaygroundChanged, s),
+        (e: unknown) => services.log.warn(`Playground: ${e instanceof Error ? e.message : String(e)}`),
+      );
+    };
+
+    /** Sends every queued trace; what it says goes to the page. */
+    async function flush(): Promise<TraceStatus> {
+      let failure: string | null = null;
+      for (const [project, t] of tracers) {
+        if (t.pendingRuns.size === 0) continue;
+        try {
+          await t.tracer.flush();
+          t.pendingRuns.clear();
+        } catch (e) {
+          failure = `Traces to ${project} not sent (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); kept for the next run or Send now.`;
+          services.log.warn(`Playground: ${failure}`);
+        }
+      }
+      return { status: failure ? 'failed' : 'sent', message: failure, pending: pendingCount() };
+    }
+
+    host.router.onRequest(RunPrompt, async (params, { signal }) => {
+      const loaded = await loadPrompt(signal);
+      if (!loaded.file) throw new RequestError('invalidParams', loaded.problem ?? 'The prompt cannot be read.');
+      const file = loaded.file;
+      const api = await services.clients.api();
+      const template = await templateOf(file);
+      const values = inputValues(file, params.values);
+      const store = await historyStore();
+      const followUp = params.chat && params.followUp?.trim() ? params.followUp : null;
+      // Checked before any call: a missing f-string value gives the spec's message, and nothing is traced.
+      try {
+        template.format({ ...values, ...(params.chat ? { [FOLLOW_UP.historyKey]: store.get(session.id).getMessages(), [FOLLOW_UP.inputKey]: followUp } : {}) });
+      } catch (e) {
+        throw new RequestError('invalidParams', e instanceof Error ? e.message : String(e));
+      }
+      const connection = await services.clients.connection.current();
+      const endpoint = await resolveModelEndpoint(services.secrets, connection);
+      if (!endpoint.url) throw new RequestError('invalidParams', 'No model endpoint is set: choose Configure… to set an OpenAI-compatible endpoint (OpenAI, Azure OpenAI, Ollama, vLLM).');
+      const modelName = params.model.model.trim() || endpoint.defaultModel;
+      let model;
+      try {
+        model = new api.OpenAIChatModel({
+          baseUrl: endpoint.url,
+          apiKey: endpoint.apiKey,
+          model: modelName,
+          temperature: params.model.temperature ?? undefined,
+          maxTokens: params.model.maxTokens ?? undefined,
+          timeoutMs: 60_000,
+          maxRetries: 2,
+          fetch: await services.clients.networkFetch(),
+        });
+      } catch (e) {
+        throw new RequestError('invalidParams', e instanceof Error ? e.message : String(e));
+      }
+      await remember({ values: params.values, model: params.model });
+
+      const project = playgroundProject();
+      const client = await tracingClient().catch(() => undefined);
+      let traced = tracers.get(project);
+      if (client && !traced) tracers.set(project, (traced = { tracer: client.createTracer({ manualFlush: true, projectName: project }), pendingRuns: new Set() }));
+      const runId = api.uuid7();
+      const ctl = new AbortController();
+      running.set(runId, ctl);
+      const chain = template.pipe(model).pipe(new api.StringOutputParser());
+      const runnable = params.chat
+        ? new api.RunnableWithMessageHistory(chain, { getMessageHistory: (id) => store.get(id), inputMessagesKey: FOLLOW_UP.inputKey, historyMessagesKey: FOLLOW_UP.historyKey })
+        : chain;
+      const source = key.kind === 'file' ? { prompt_file: titleOf(key) } : { prompt: key.identifier, commit: key.commit };
+      let usage: { input: number; output: number; total: number } | null = null;
+      const config = {
+        runId,
+        runName: 'Playground',
+        tags: ['playground'],
+        metadata: { ...source, ls_model_name: modelName, ...(params.chat ? { session_id: session.id } : {}) },
+        signal: ctl.signal,
+        configurable: { sessionId: session.id },
+        ...(traced ? { tracer: traced.tracer } : {}),
+        onStepEnd: (step: { runType: string; output: unknown }) => {
+          const u = (step.output as { usage?: { input_tokens: number; output_tokens: number; total_tokens: number } } | undefined)?.usage;
+          if (step.runType === 'llm' && u) usage = { input: u.input_tokens, output: u.output_tokens, total: u.total_tokens };
+        },
+      };
+      const input = { ...values, ...(params.chat ? { [FOLLOW_UP.inputKey]: followUp } : {}) };
+      const onPanelClosed = () => ctl.abort(new Error('panel closed'));
+      host.signal.addEventListener('abort', onPanelClosed, { once: true });
+
+      const started = Date.now();
+      void (async () => {
+        let answer = '';
+        let outcome: 'done' | 'error' | 'stopped' = 'done';
+        let error: string | null = null;
+        let hint: string | null = null;
+        try {
+          for await (const piece of runnable.stream(input, config)) {
+            answer += piece;
+            void host.notify(RunDelta, { runId, text: piece });
+          }
+        } catch (e) {
+          if (ctl.signal.aborted) outcome = 'stopped';
+          else {
+            outcome = 'error';
+            ({ error, hint } = describeRunError(e, endpoint));
+            services.log.warn(`Playground run of ${titleOf(key)} with ${modelName} failed: ${error}`);
+          }
+        } finally {
+          running.delete(runId);
+          host.signal.removeEventListener('abort', onPanelClosed);
+        }
+        if (params.chat) {
+          const turns: ChatTurn[] = store
+            .get(session.id)
+            .getMessages()
+            .filter((m: Message): m is Message & { role: 'human' | 'ai' } => m.role === 'human' || m.role === 'ai')
+            .slice(-MAX_TURNS);
+          session = { id: session.id, turns };
+          await remember({ session });
+        }
+        let trace: TraceStatus = { status: 'off', message: null, pending: pendingCount() };
+        if (traced) {
+          traced.pendingRuns.add(runId);
+          tracedTo.set(runId, project);
+          trace = await flush();
+        }
+        if (host.signal.aborted) return;
+        void host.notify(RunFinished, { runId, outcome, answer, usage, error, hint, trace, session, latencyMs: Date.now() - started });
+      })();
+      return { runId };
+    });
+
+    host.router.onRequest(StopRun, async ({ runId }) => {
+      const ctl = running.get(runId);
+      ctl?.abort(new Error('Stopped'));
+      return { stopped: !!ctl };
+    });
+
+    host.router.onRequest(ResetSession, async () => {
+      histories?.delete(session.id);
+      session = { id: randomUUID(), turns: [] };
+      await remember({ session });
+      return session;
+    });
+
+    host.router.onRequest(RevealTrace, async ({ runId }) => {
+      const project = tracedTo.get(runId);
+      if (!project) throw new RequestError('invalidParams', 'That run was not traced.');
+      await vscode.commands.executeCommand(Commands.revealRun, { projectName: project, runId });
+      return {};
+    });
+
+    host.router.onRequest(ConfigureModel, async () => {
+      await vscode.commands.executeCommand(Commands.configureModel);
+      pushState();
+      return {};
+    });
+
+    host.router.onRequest(FlushTraces, async () => {
+      const status = await flush();
+      if (status.status === 'failed') throw new RequestError('requestFailed', status.message ?? 'The traces were not sent.');
+      return { pending: status.pending };
+    });
+
+    host.router.onRequest(OpenSource, async () => {
+      if (!uri) throw new RequestError('invalidParams', 'This prompt is a commit, not a file.');
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { viewColumn: vscode.ViewColumn.One });
+      return {};
+    });
+
+    // Follow the file while it is edited, and the settings and sign-in.
+    let timer: NodeJS.Timeout | undefined;
+    const later = () => {
+      clearTimeout(timer);
+      timer = setTimeout(pushState, 250);
+    };
+    const subscriptions = [
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (uri && e.document.uri.toString() === uri.toString()) later();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('langsmith.playground')) later();
+      }),
+      services.onDidChangeConnection(later),
+      services.secrets.onDidChange((e) => {
+        if (e.key.startsWith('langsmith.modelApiKey:')) later();
+      }),
+    ];
+
+    return {
+      state: (signal) => state(signal),
+      dispose() {
+        clearTimeout(timer);
+        for (const ctl of running.values()) ctl.abort(new Error('panel closed'));
+        for (const s of subscriptions) s.dispose();
+        // Runs of a closed panel still reach LangSmith.
+        void flushOnClose(tracers, services);
+      },
+    };
+  },
+};
+
+async function flushOnClose(tracers: Map<string, { tracer: Tracer; pendingRuns: Set<string> }>, services: PanelServices): Promise<void> {
+  for (const [project, t] of tracers) {
+    if (t.tracer.pendingCount === 0) continue;
+    try {
+      await t.tracer.flush();
+    } catch (e) {
+      services.log.warn(`Playground closed with ${t.pendingRuns.size} run(s) not traced to ${project}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}
