@@ -52,6 +52,30 @@ export const EndpointInfo = z.strictObject({
 });
 export type EndpointInfo = z.infer<typeof EndpointInfo>;
 
+export const TraceStatus = z.strictObject({
+  /** sent: on the server; failed: kept for the next flush (`message` says why); off: not traced (signed out). */
+  status: z.enum(['sent', 'failed', 'off']),
+  message: z.nullable(short),
+  pending: z.int(),
+});
+export type TraceStatus = z.infer<typeof TraceStatus>;
+
+/** How a run ended. */
+export const FinishedRun = z.strictObject({
+  runId: z.string(),
+  outcome: z.enum(['done', 'error', 'stopped']),
+  /** The whole answer (what arrived, when stopped or failed). */
+  answer: z.string(),
+  usage: z.nullable(z.strictObject({ input: z.int(), output: z.int(), total: z.int() })),
+  /** What went wrong, and what to do about it. */
+  error: z.nullable(short),
+  hint: z.nullable(short),
+  trace: TraceStatus,
+  session: SessionInfo,
+  latencyMs: z.int(),
+});
+export type FinishedRun = z.infer<typeof FinishedRun>;
+
 export const PlaygroundState = z.strictObject({
   /** The file name, or owner/name@hash. */
   title: short,
@@ -73,6 +97,10 @@ export const PlaygroundState = z.strictObject({
   session: SessionInfo,
   /** Runs whose traces are waiting for the next flush (an earlier flush failed). */
   pendingTraces: z.int(),
+  /** Runs still going (a page shown again after being hidden picks its run up here). */
+  running: z.array(z.string()),
+  /** The latest runs' ends, newest first (notifications sent while the page was hidden are not replayed). */
+  finished: z.array(FinishedRun).check(z.maxLength(10)),
 });
 export type PlaygroundState = z.infer<typeof PlaygroundState>;
 
@@ -113,30 +141,9 @@ export const OpenSource = defineRequest('playground/openSource', z.strictObject(
 /** A piece of a run's answer. */
 export const RunDelta = defineNotification('playground/delta', z.strictObject({ runId: z.string(), text: z.string() }));
 
-export const TraceStatus = z.strictObject({
-  /** sent: on the server; failed: kept for the next flush (`message` says why); off: not traced (signed out). */
-  status: z.enum(['sent', 'failed', 'off']),
-  message: z.nullable(short),
-  pending: z.int(),
-});
-export type TraceStatus = z.infer<typeof TraceStatus>;
 
-export const RunFinished = defineNotification(
-  'playground/finished',
-  z.strictObject({
-    runId: z.string(),
-    outcome: z.enum(['done', 'error', 'stopped']),
-    /** The whole answer (what arrived, when stopped or failed). */
-    answer: z.string(),
-    usage: z.nullable(z.strictObject({ input: z.int(), output: z.int(), total: z.int() })),
-    /** What went wrong, and what to do about it. */
-    error: z.nullable(short),
-    hint: z.nullable(short),
-    trace: TraceStatus,
-    session: SessionInfo,
-    latencyMs: z.int(),
-  }),
-);
+
+export const RunFinished = defineNotification('playground/finished', FinishedRun);
 
 /** The prompt changed (file edited), or the model settings or sign-in did: the new state. */
 export const PlaygroundChanged = defineNotification('playground/changed', PlaygroundState);

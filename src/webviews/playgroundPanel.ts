@@ -25,6 +25,7 @@ import {
   RunPrompt,
   StopRun,
   type ChatTurn,
+  type FinishedRun,
   type ModelSettings,
   type PlaygroundState,
   type PromptPreview,
@@ -152,6 +153,8 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
     const running = new Map<string, AbortController>();
     /** Traces by project (a project setting changed mid-way keeps the older queue until it is sent). */
     const tracers = new Map<string, { tracer: Tracer; pendingRuns: Set<string> }>();
+    /** The latest runs' ends, newest first, for a page that was hidden when they ended. */
+    const finished: FinishedRun[] = [];
     /** The run → project it was traced to (for Show trace). */
     const tracedTo = new Map<string, string>();
     let session: SessionInfo = remembered().session ?? { id: randomUUID(), turns: [] };
@@ -238,6 +241,8 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
         tracing: connection.apiKey !== undefined,
         session,
         pendingTraces: pendingCount(),
+        running: [...running.keys()],
+        finished: [...finished],
       };
     }
 
@@ -368,7 +373,10 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
           trace = await flush();
         }
         if (host.signal.aborted) return;
-        void host.notify(RunFinished, { runId, outcome, answer, usage, error, hint, trace, session, latencyMs: Date.now() - started });
+        const end: FinishedRun = { runId, outcome, answer, usage, error, hint, trace, session, latencyMs: Date.now() - started };
+        finished.unshift(end);
+        finished.splice(10);
+        void host.notify(RunFinished, end);
       })();
       return { runId };
     });
