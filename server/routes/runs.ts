@@ -369,8 +369,11 @@ export function queryRuns(ctx: Ctx, scope: { tenantId: string; traceId?: string;
   const offset = decodeCursor(body.cursor);
   const order = body.order === 'asc' ? 'ASC' : 'DESC';
   const select = Array.isArray(body.select) ? new Set<string>(body.select.map((s: unknown) => String(s).toLowerCase())) : null;
+  // Runs of one parent start within the same millisecond often: their dotted orders (microseconds) keep them in
+  // the order they ran. (Root listings keep the index's order: start time, then id.)
+  const tieBreak = list('parent_run')?.length ? `dotted_order ${order}, ` : '';
   const rows = ctx.st.all<RunRow>(
-    `SELECT * FROM runs WHERE ${where.join(' AND ')} ORDER BY start_time ${order}, id ${order} LIMIT ? OFFSET ?`,
+    `SELECT * FROM runs WHERE ${where.join(' AND ')} ORDER BY start_time ${order}, ${tieBreak}id ${order} LIMIT ? OFFSET ?`,
     ...params, limit + 1, offset,
   );
   const more = rows.length > limit;

@@ -157,7 +157,10 @@ export class RunTree {
     return this;
   }
 
-  /** Queues the update of this run: end time, outputs, error, events, extra, tags. */
+  /**
+   * Queues the update of this run: end time, outputs, error, events, extra, tags, and its inputs (as the
+   * official client does; a streamed step learns its whole input only as it ends).
+   */
   patch(): this {
     const w: RunWire = {
       id: this.id,
@@ -165,6 +168,7 @@ export class RunTree {
       dotted_order: this.dottedOrder,
       ...(this.parentRunId ? { parent_run_id: this.parentRunId } : {}),
       end_time: new Date(this.endTime ?? Date.now()).toISOString(),
+      inputs: this.inputs,
       ...(this.outputs !== undefined ? { outputs: this.outputs } : {}),
       ...(this.error !== undefined ? { error: this.error } : {}),
       ...(this.events.length ? { events: this.events } : {}),

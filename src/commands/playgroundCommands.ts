@@ -62,7 +62,7 @@ async function revealRun(views: LangSmithViews, projectName: string, runId: stri
     void vscode.window.showInformationMessage(vscode.l10n.t('Run {0} is not among the latest runs of “{1}” yet: refresh the project in a moment.', runId, projectName));
     return;
   }
-  await view.treeView.reveal(run, { expand: true, select: true, focus: true });
+  await view.treeView.reveal(run, { expand: 3, select: true, focus: true });
 }
 
 /** Asks for the endpoint, the default model and the key (SecretStorage). */

@@ -297,6 +297,24 @@ describe('client ↔ local server: runnables, chat model, history, traces', () =
       assert.equal(streamed.length, 4);
       assert.deepEqual(streamed.find((r) => r.id === runId)!.outputs, { output: text });
       assert.ok(Number((streamed.find((r) => r.run_type === 'llm') as Record<string, unknown>)['total_tokens'] ?? 0) > 0);
+      // Steps start in the order they work, streamed or not.
+      const kidsOf = (root: string) => streamed.filter((r) => r.parent_run_id === root).sort((a, b) => a.dotted_order!.localeCompare(b.dotted_order!));
+      assert.deepEqual(kidsOf(runId).map((r) => r.run_type), ['prompt', 'llm', 'parser']);
+      assert.deepEqual(
+        kidsOf(runId).map((r) => r.start_time),
+        [...kidsOf(runId)].sort((a, b) => String(a.start_time).localeCompare(String(b.start_time))).map((r) => r.start_time),
+      );
+      // …and a run's children are listed in that order (same-millisecond starts are told apart by dotted order).
+      const listed = await collect(c.runs.query({ projectName, parentRunId: runId, order: 'asc' }));
+      assert.deepEqual(listed.map((r) => r.run_type), ['prompt', 'llm', 'parser']);
+      // Steps fed by a stream still record their whole input.
+      const full = await Promise.all(streamed.map((r) => c.runs.read(r.id)));
+      assert.deepEqual((full.find((r) => r.run_type === 'llm')!.inputs as { messages: unknown }).messages, [
+        { role: 'system', content: 'You summarize in 4 words.' },
+        { role: 'user', content: 'Ticket: Stream me' },
+      ]);
+      assert.equal((full.find((r) => r.run_type === 'parser')!.inputs as { content?: string }).content, text);
+      assert.deepEqual(full.find((r) => r.run_type === 'prompt')!.inputs, { max_words: 4, ticket: 'Stream me' });
       const failed = runs.filter((r) => r.trace_id !== runId);
       assert.equal(failed.length, 3, 'sequence, prompt, llm (the failure stops the chain)');
       const failedLlm = failed.find((r) => r.run_type === 'llm')!;

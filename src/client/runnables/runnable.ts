@@ -162,28 +162,60 @@ export abstract class Runnable<I = unknown, O = unknown> {
     return this.traceStream(ctx, input, (inner) => this.streamCall(input, inner));
   }
 
+  /**
+   * Fed by the previous step's stream. The step's run starts when its first piece of input arrives (so a
+   * trace's steps start in the order they work), and records the input put together.
+   */
   transformWithin(inputs: AsyncIterable<I>, ctx: RunContext): AsyncGenerator<O> {
-    return this.traceStream(ctx, undefined, (inner) => this.transformCall(inputs, inner));
+    const seen: { whole?: I } = {};
+    const traceStream = this.traceStream.bind(this);
+    const transformCall = this.transformCall.bind(this);
+    return (async function* () {
+      const source = inputs[Symbol.asyncIterator]();
+      const first = await source.next();
+      if (first.done) return;
+      const tee = (async function* () {
+        let next: IteratorResult<I> = first;
+        while (!next.done) {
+          seen.whole = concatChunks(seen.whole, next.value);
+          yield next.value;
+          next = await source.next();
+        }
+      })();
+      yield* traceStream(ctx, undefined, (inner) => transformCall(tee, inner), seen);
+    })();
   }
 
-  private async *traceStream(ctx: RunContext, input: I | undefined, body: (inner: RunContext) => AsyncGenerator<O>): AsyncGenerator<O> {
+  private async *traceStream(ctx: RunContext, input: I | undefined, body: (inner: RunContext) => AsyncGenerator<O>, seen?: { whole?: I }): AsyncGenerator<O> {
     const { run, inner } = this.enter(input, ctx);
     let whole: O | undefined;
     let finished = false;
+    let recorded = false;
+    /** The input, once whole, goes on the run (sent with its update). */
+    const recordInput = () => {
+      if (recorded || !run || !seen || seen.whole === undefined) return;
+      recorded = true;
+      run.inputs = this.traceInputs(seen.whole);
+    };
     try {
       for await (const piece of body(inner)) {
         whole = concatChunks(whole, piece);
         yield piece;
       }
+      recordInput();
       finished = true;
       this.leave(ctx, run, whole, undefined);
     } catch (e) {
       finished = true;
+      recordInput();
       this.leave(ctx, run, whole, e);
       throw e;
     } finally {
       // The reader stopped early: the run ends with what arrived.
-      if (!finished) this.leave(ctx, run, whole, new Error('Cancelled: the reader stopped before the answer was complete'));
+      if (!finished) {
+        recordInput();
+        this.leave(ctx, run, whole, new Error('Cancelled: the reader stopped before the answer was complete'));
+      }
     }
   }
 
