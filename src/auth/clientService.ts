@@ -11,7 +11,7 @@ export type Health = 'unknown' | 'connected' | 'authError' | 'offline' | 'signed
 
 export class NotSignedInError extends Error {
   constructor() {
-    super('Sign in to LangSmith first.');
+    super(vscode.l10n.t('Sign in to LangSmith first.'));
     this.name = 'NotSignedInError';
   }
 }
@@ -107,9 +107,11 @@ export class ClientService implements vscode.Disposable {
     if (this.settingErrorShown === key) return;
     this.settingErrorShown = key;
     this.log.error(err.message);
-    void vscode.window.showErrorMessage(`LangSmith: ${err.message}`, 'Open Setting', 'Show Log').then((choice) => {
-      if (choice === 'Open Setting') void vscode.commands.executeCommand('workbench.action.openSettings', err.setting);
-      else if (choice === 'Show Log') this.log.show();
+    const openSetting = vscode.l10n.t('Open Setting');
+    const showLog = vscode.l10n.t('Show Log');
+    void vscode.window.showErrorMessage(vscode.l10n.t('LangSmith: {0}', err.message), openSetting, showLog).then((choice) => {
+      if (choice === openSetting) void vscode.commands.executeCommand('workbench.action.openSettings', err.setting);
+      else if (choice === showLog) this.log.show();
     });
   }
 
@@ -154,9 +156,13 @@ export class ClientService implements vscode.Disposable {
     if (this.authPrompted) return;
     this.authPrompted = true;
     this.log.warn(`LangSmith refused the API key: ${err.message}`);
-    const detail = err.status === 403 ? 'The key is not allowed in this workspace.' : 'The API key was rejected.';
-    void vscode.window.showWarningMessage(`LangSmith: ${detail} Sign in again to keep browsing.`, 'Sign In').then((choice) => {
-      if (choice === 'Sign In') void vscode.commands.executeCommand(Commands.signIn);
+    const message =
+      err.status === 403
+        ? vscode.l10n.t('LangSmith: The key is not allowed in this workspace. Sign in again to keep browsing.')
+        : vscode.l10n.t('LangSmith: The API key was rejected. Sign in again to keep browsing.');
+    const signIn = vscode.l10n.t('Sign In');
+    void vscode.window.showWarningMessage(message, signIn).then((choice) => {
+      if (choice === signIn) void vscode.commands.executeCommand(Commands.signIn);
     });
   }
 

@@ -88,9 +88,9 @@ export function endpointProblem(url: string): string | undefined {
   try {
     parsed = new URL(url);
   } catch {
-    return `“${url}” is not a URL. Enter the API root of an OpenAI-compatible endpoint, such as https://api.openai.com/v1.`;
+    return vscode.l10n.t('“{0}” is not a URL. Enter the API root of an OpenAI-compatible endpoint, such as {1}.', url, 'https://api.openai.com/v1');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `“${url}” must start with http:// or https://.`;
-  if (parsed.username || parsed.password) return 'Put the key in the key box, not in the URL.';
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return vscode.l10n.t('“{0}” must start with http:// or https://.', url);
+  if (parsed.username || parsed.password) return vscode.l10n.t('Put the key in the key box, not in the URL.');
   return undefined;
 }

@@ -81,11 +81,18 @@ function readCa(file: string): string {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'the file does not exist' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : (code ?? String(err));
-    throw new ConnectionSettingError(`The CA file in the "langsmith.caFile" setting cannot be read: ${file} (${why}).`, NetworkSettingKeys.caFile);
+    const why =
+      code === 'ENOENT'
+        ? vscode.l10n.t('the file does not exist')
+        : code === 'EACCES'
+          ? vscode.l10n.t('permission denied')
+          : code === 'EISDIR'
+            ? vscode.l10n.t('it is a folder')
+            : (code ?? String(err));
+    throw new ConnectionSettingError(vscode.l10n.t('The CA file in the "langsmith.caFile" setting cannot be read: {0} ({1}).', file, why), NetworkSettingKeys.caFile);
   }
   if (!hasPemCertificate(text)) {
-    throw new ConnectionSettingError(`The CA file in the "langsmith.caFile" setting holds no PEM certificate: ${file}.`, NetworkSettingKeys.caFile);
+    throw new ConnectionSettingError(vscode.l10n.t('The CA file in the "langsmith.caFile" setting holds no PEM certificate: {0}.', file), NetworkSettingKeys.caFile);
   }
   return text;
 }

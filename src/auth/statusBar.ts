@@ -36,14 +36,14 @@ export class ConnectionStatusBar implements vscode.Disposable {
     }[health];
     this.item.text = `${icon} LangSmith${health === 'signedOut' ? '' : `: ${host}`}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown(`**LangSmith** — ${state}\n\n`);
+    tooltip.appendMarkdown(`${vscode.l10n.t('**LangSmith** — {0}', state)}\n\n`);
     tooltip.appendMarkdown(`${vscode.l10n.t('Endpoint: {0}', `\`${c.endpoint}\``)}${c.endpointSource === 'environment' ? ` ${vscode.l10n.t('(from LANGSMITH_ENDPOINT)')}` : ''}\n\n`);
     tooltip.appendMarkdown(`${vscode.l10n.t('Workspace: {0}', c.workspaceId ? `\`${c.workspaceId}\`` : vscode.l10n.t('the key’s default'))}\n\n`);
     if (c.apiKey) tooltip.appendMarkdown(vscode.l10n.t('API key: from {0}', c.keySource === 'environment' ? vscode.l10n.t('LANGSMITH_API_KEY in the environment') : vscode.l10n.t('secret storage')));
     this.item.tooltip = tooltip;
     this.item.command = health === 'signedOut' || health === 'authError' ? Commands.signIn : Commands.showLog;
     this.item.backgroundColor = health === 'authError' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.accessibilityInformation = { label: `LangSmith: ${state}, ${host}` };
+    this.item.accessibilityInformation = { label: vscode.l10n.t('LangSmith: {0}, {1}', state, host) };
   }
 
   dispose(): void {

@@ -26,21 +26,25 @@ export async function compareVersions(clients: ClientService, panels: PanelFrame
     return out;
   });
   if (versions.length < 2) {
-    throw new Error(`“${dataset.name}” has ${versions.length === 1 ? 'one version' : 'no versions'}: there is nothing to compare yet.`);
+    throw new Error(
+      versions.length === 1
+        ? vscode.l10n.t('“{0}” has one version: there is nothing to compare yet.', dataset.name)
+        : vscode.l10n.t('“{0}” has no versions: there is nothing to compare yet.', dataset.name),
+    );
   }
   const latest = versions[0]!;
   const suggestedFrom = clicked && clicked.as_of !== latest.as_of ? clicked : versions[1]!;
   const from = await pickVersion(versions, suggestedFrom, latest, {
-    title: `Compare versions of “${dataset.name}” (1/2): from`,
-    placeholder: 'The version to compare from (by tag or date)',
+    title: vscode.l10n.t('Compare versions of “{0}” (1/2): from', dataset.name),
+    placeholder: vscode.l10n.t('The version to compare from (by tag or date)'),
   });
   const to = await pickVersion(
     versions.filter((v) => v.as_of !== from.asOf),
     from.asOf === latest.as_of ? versions[1]! : latest,
     latest,
-    { title: `Compare versions of “${dataset.name}” (2/2): ${from.label} against`, placeholder: 'The version to compare with (by tag or date)' },
+    { title: vscode.l10n.t('Compare versions of “{0}” (2/2): {1} against', dataset.name, from.label), placeholder: vscode.l10n.t('The version to compare with (by tag or date)') },
   );
-  if (to.asOf === from.asOf) throw new Error('Choose two different versions to compare.');
+  if (to.asOf === from.asOf) throw new Error(vscode.l10n.t('Choose two different versions to compare.'));
   await panels.show(Panels.datasetDiff, { datasetId: dataset.id, datasetName: dataset.name, from, to });
 }
 
@@ -52,12 +56,12 @@ async function datasetOf(clients: ClientService, node: unknown): Promise<{ id: s
     const out: (vscode.QuickPickItem & { dataset: { id: string; name: string } })[] = [];
     for await (const d of c.datasets.list({ limit: DATASETS_LISTED })) {
       const count = (d as { example_count?: unknown }).example_count;
-      out.push({ label: d.name, description: typeof count === 'number' ? `${count} examples` : undefined, dataset: d });
+      out.push({ label: d.name, description: typeof count === 'number' ? vscode.l10n.t('{0} examples', count) : undefined, dataset: d });
     }
-    if (!out.length) throw new Error('There are no datasets to compare versions of yet.');
+    if (!out.length) throw new Error(vscode.l10n.t('There are no datasets to compare versions of yet.'));
     return out;
   });
-  return (await choose(items, { title: 'Compare versions of a dataset', placeholder: 'Choose the dataset' })).dataset;
+  return (await choose(items, { title: vscode.l10n.t('Compare versions of a dataset'), placeholder: vscode.l10n.t('Choose the dataset') })).dataset;
 }
 
 /** A tag names the version it is on; a version without one is named by its timestamp. */
@@ -68,18 +72,18 @@ export function versionLabel(v: DatasetVersion): string {
 async function pickVersion(versions: DatasetVersion[], suggested: DatasetVersion, latest: DatasetVersion, options: { title: string; placeholder: string }): Promise<VersionRef> {
   const item = (v: DatasetVersion): VersionItem => ({
     label: `${v.tags?.length ? '$(tag)' : '$(git-commit)'} ${versionLabel(v)}`,
-    description: [v.tags?.length ? v.as_of : undefined, v === latest ? 'latest' : undefined, formatWhen(v.as_of)].filter(Boolean).join(' · '),
+    description: [v.tags?.length ? v.as_of : undefined, v === latest ? vscode.l10n.t('latest') : undefined, formatWhen(v.as_of)].filter(Boolean).join(' · '),
     version: { asOf: v.as_of, label: versionLabel(v) },
   });
   // The suggestion comes first, so Enter takes it.
   const ordered = [suggested, ...versions.filter((v) => v !== suggested)];
-  const other: VersionItem = { label: '$(calendar) A date and time…', description: 'the dataset as it was at any moment' };
+  const other: VersionItem = { label: vscode.l10n.t('$(calendar) A date and time…'), description: vscode.l10n.t('the dataset as it was at any moment') };
   const picked = await choose([...ordered.map(item), other], options);
   if (picked.version) return picked.version;
   const text = await ask({
     title: options.title,
-    prompt: 'Date and time (ISO 8601, e.g. 2024-05-01T12:00:00Z): the dataset as it was then',
-    validateInput: (value) => (Number.isFinite(Date.parse(value.trim())) ? undefined : 'Enter a date and time such as 2024-05-01T12:00:00Z.'),
+    prompt: vscode.l10n.t('Date and time (ISO 8601, e.g. 2024-05-01T12:00:00Z): the dataset as it was then'),
+    validateInput: (value) => (Number.isFinite(Date.parse(value.trim())) ? undefined : vscode.l10n.t('Enter a date and time such as 2024-05-01T12:00:00Z.')),
   });
   const asOf = new Date(Date.parse(text)).toISOString();
   return { asOf, label: asOf };

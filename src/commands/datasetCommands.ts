@@ -11,11 +11,15 @@ import { prompter } from './prompter';
 import { UserCancelled, type CommandRegistrar } from './registerCommand';
 import { ask, choose, confirm, selection, validateName, withProgress } from './ui';
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 export function registerDatasetCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews): void {
   register(Commands.createDatasetFromCsv, async () => {
-    const file = await prompter().openFile({ title: 'New dataset from a CSV file', openLabel: 'Use This File', canSelectFiles: true, canSelectFolders: false, filters: { 'CSV files': ['csv'] } });
+    const file = await prompter().openFile({
+      title: vscode.l10n.t('New dataset from a CSV file'),
+      openLabel: vscode.l10n.t('Use This File'),
+      canSelectFiles: true,
+      canSelectFolders: false,
+      filters: { [vscode.l10n.t('CSV files')]: ['csv'] },
+    });
     if (!file) throw new UserCancelled();
     const fileName = file.path.split('/').pop() || 'data.csv';
     const bytes = await vscode.workspace.fs.readFile(file);
@@ -24,69 +28,83 @@ export function registerDatasetCommands(register: CommandRegistrar, clients: Cli
 
     const inputs = await prompter().pickMany(
       columns.map((c) => ({ label: c })),
-      { title: `New dataset from ${fileName}: input columns`, placeholder: 'Choose the columns that become the inputs of each example' },
+      { title: vscode.l10n.t('New dataset from {0}: input columns', fileName), placeholder: vscode.l10n.t('Choose the columns that become the inputs of each example') },
     );
     if (!inputs) throw new UserCancelled();
-    if (!inputs.length) throw new Error('Choose at least one input column: every example needs inputs. Nothing was uploaded.');
+    if (!inputs.length) throw new Error(vscode.l10n.t('Choose at least one input column: every example needs inputs. Nothing was uploaded.'));
     const inputKeys = inputs.map((i) => i.label);
     const rest = columns.filter((c) => !inputKeys.includes(c));
     let outputKeys: string[] = [];
     if (rest.length) {
       const outputs = await prompter().pickMany(
         rest.map((c) => ({ label: c })),
-        { title: `New dataset from ${fileName}: output columns`, placeholder: 'Choose the reference output columns (none is fine)' },
+        { title: vscode.l10n.t('New dataset from {0}: output columns', fileName), placeholder: vscode.l10n.t('Choose the reference output columns (none is fine)') },
       );
       if (!outputs) throw new UserCancelled();
       outputKeys = outputs.map((o) => o.label);
     }
-    const name = await ask({ title: 'New dataset from a CSV file (name)', prompt: 'Dataset name', value: datasetNameFromFile(fileName), validateInput: validateName('dataset') });
-    const description = await ask({ title: 'New dataset from a CSV file (description)', prompt: 'Description (optional)' });
+    const name = await ask({
+      title: vscode.l10n.t('New dataset from a CSV file (name)'),
+      prompt: vscode.l10n.t('Dataset name'),
+      value: datasetNameFromFile(fileName),
+      validateInput: validateName('dataset'),
+    });
+    const description = await ask({ title: vscode.l10n.t('New dataset from a CSV file (description)'), prompt: vscode.l10n.t('Description (optional)') });
 
-    const dataset = await withProgress(`Uploading ${fileName} as “${name}”`, (signal) =>
+    const dataset = await withProgress(vscode.l10n.t('Uploading {0} as “{1}”', fileName, name), (signal) =>
       clients.call((c) => c.datasets.uploadCsv({ csv: bytes, fileName, inputKeys, outputKeys, name, description: description || undefined, signal })),
     );
     views.datasets.refresh();
     const count = (dataset as { example_count?: unknown }).example_count;
-    void vscode.window.showInformationMessage(`Created the dataset “${dataset.name}”${typeof count === 'number' ? ` with ${plural(count, 'example')}` : ''}.`);
+    void vscode.window.showInformationMessage(
+      typeof count !== 'number'
+        ? vscode.l10n.t('Created the dataset “{0}”.', dataset.name)
+        : count === 1
+          ? vscode.l10n.t('Created the dataset “{0}” with 1 example.', dataset.name)
+          : vscode.l10n.t('Created the dataset “{0}” with {1} examples.', dataset.name, count),
+    );
   });
 
   register(Commands.renameDataset, async (node) => {
-    if (!(node instanceof DatasetNode)) throw new Error('Select a dataset to rename.');
+    if (!(node instanceof DatasetNode)) throw new Error(vscode.l10n.t('Select a dataset to rename.'));
     const old = node.dataset.name;
-    const name = await ask({ title: `Rename “${old}”`, prompt: 'New dataset name', value: old, validateInput: validateName('dataset') });
+    const name = await ask({ title: vscode.l10n.t('Rename “{0}”', old), prompt: vscode.l10n.t('New dataset name'), value: old, validateInput: validateName('dataset') });
     if (name === old) return;
     await clients.call((c) => c.datasets.update(node.dataset.id, { name }));
     views.datasets.refresh();
   });
 
   register(Commands.exportDatasetForFineTuning, async (node) => {
-    if (!(node instanceof DatasetNode)) throw new Error('Select a dataset to export.');
+    if (!(node instanceof DatasetNode)) throw new Error(vscode.l10n.t('Select a dataset to export.'));
     const fileName = `${node.dataset.name.replace(/[\\/:*?"<>|]+/g, '-')}.jsonl`;
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const target = await prompter().saveFile({
-      title: `Export “${node.dataset.name}” for OpenAI fine-tuning`,
-      saveLabel: 'Export',
+      title: vscode.l10n.t('Export “{0}” for OpenAI fine-tuning', node.dataset.name),
+      saveLabel: vscode.l10n.t('Export'),
       defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
-      filters: { 'JSON Lines': ['jsonl'] },
+      filters: { [vscode.l10n.t('JSON Lines')]: ['jsonl'] },
     });
     if (!target) throw new UserCancelled();
-    const lines = await withProgress(`Exporting ${node.dataset.name}`, (signal) =>
+    const lines = await withProgress(vscode.l10n.t('Exporting {0}', node.dataset.name), (signal) =>
       clients.call((c) => c.datasets.readOpenAiFineTuning({ datasetId: node.dataset.id, signal })),
     );
     const text = lines.map((l) => JSON.stringify(l)).join('\n') + (lines.length ? '\n' : '');
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
-    void vscode.window.showInformationMessage(`Wrote ${plural(lines.length, 'example')} to ${target.path.split('/').pop()}.`, 'Open File').then((choice) => {
-      if (choice) void vscode.window.showTextDocument(target);
+    const written = target.path.split('/').pop() ?? '';
+    const openFile = vscode.l10n.t('Open File');
+    const message = lines.length === 1 ? vscode.l10n.t('Wrote 1 example to {0}.', written) : vscode.l10n.t('Wrote {0} examples to {1}.', lines.length, written);
+    void vscode.window.showInformationMessage(message, openFile).then((choice) => {
+      if (choice === openFile) void vscode.window.showTextDocument(target);
     });
   });
 
   register(Commands.tagDatasetVersion, async (node) => {
-    if (!(node instanceof VersionNode)) throw new Error('Select a version of a dataset to tag.');
+    if (!(node instanceof VersionNode)) throw new Error(vscode.l10n.t('Select a version of a dataset to tag.'));
     const dataset = node.versionsNode.datasetNode.dataset;
     const tag = await ask({
-      title: `Tag the version of “${dataset.name}” as of ${node.version.as_of}`,
-      prompt: 'Tag name (moves the tag here if it is on another version)',
-      placeHolder: 'e.g. prod or v2',
+      title: vscode.l10n.t('Tag the version of “{0}” as of {1}', dataset.name, node.version.as_of),
+      prompt: vscode.l10n.t('Tag name (moves the tag here if it is on another version)'),
+      placeHolder: vscode.l10n.t('e.g. prod or v2'),
       validateInput: validateTagName,
     });
     await clients.call((c) => c.datasets.updateTag({ datasetId: dataset.id, asOf: node.version.as_of, tag }));
@@ -98,9 +116,13 @@ export function registerDatasetCommands(register: CommandRegistrar, clients: Cli
     const count = [...groups.values()].reduce((n, g) => n + g.exampleIds.length, 0);
     const existing = await splitsOf(clients, groups);
     type Item = vscode.QuickPickItem & { split?: string };
-    const items: Item[] = [{ label: '$(add) New split…', alwaysShow: true }, ...existing.map((s) => ({ label: s, split: s }))];
-    const picked = await choose(items, { title: `Add ${plural(count, 'example')} to a split`, placeholder: 'Choose a split or make a new one' });
-    const split = picked.split ?? (await ask({ title: 'New split', prompt: 'Split name', placeHolder: 'e.g. test', validateInput: validateSplitName }));
+    const items: Item[] = [{ label: vscode.l10n.t('$(add) New split…'), alwaysShow: true }, ...existing.map((s) => ({ label: s, split: s }))];
+    const picked = await choose(items, {
+      title: count === 1 ? vscode.l10n.t('Add 1 example to a split') : vscode.l10n.t('Add {0} examples to a split', count),
+      placeholder: vscode.l10n.t('Choose a split or make a new one'),
+    });
+    const split =
+      picked.split ?? (await ask({ title: vscode.l10n.t('New split'), prompt: vscode.l10n.t('Split name'), placeHolder: vscode.l10n.t('e.g. test'), validateInput: validateSplitName }));
     await updateSplits(clients, views, groups, split, false);
   });
 
@@ -108,35 +130,46 @@ export function registerDatasetCommands(register: CommandRegistrar, clients: Cli
     const groups = examplesByDataset(clicked, selected);
     const count = [...groups.values()].reduce((n, g) => n + g.exampleIds.length, 0);
     const existing = await splitsOf(clients, groups);
-    if (!existing.length) throw new Error('The dataset has no splits to remove examples from.');
-    const picked = await choose(existing.map((s) => ({ label: s })), { title: `Remove ${plural(count, 'example')} from a split`, placeholder: 'Choose the split' });
+    if (!existing.length) throw new Error(vscode.l10n.t('The dataset has no splits to remove examples from.'));
+    const picked = await choose(
+      existing.map((s) => ({ label: s })),
+      {
+        title: count === 1 ? vscode.l10n.t('Remove 1 example from a split') : vscode.l10n.t('Remove {0} examples from a split', count),
+        placeholder: vscode.l10n.t('Choose the split'),
+      },
+    );
     await updateSplits(clients, views, groups, picked.label, true);
   });
 
   register(Commands.searchSimilarExamples, async (node) => {
-    if (!(node instanceof DatasetNode)) throw new Error('Select a dataset to search.');
+    if (!(node instanceof DatasetNode)) throw new Error(vscode.l10n.t('Select a dataset to search.'));
     const text = await ask({
-      title: `Search “${node.dataset.name}” (1/2)`,
-      prompt: 'Inputs to find similar examples for, as a JSON object',
+      title: vscode.l10n.t('Search “{0}” (1/2)', node.dataset.name),
+      prompt: vscode.l10n.t('Inputs to find similar examples for, as a JSON object'),
       placeHolder: '{"question": "How do I reset my password?"}',
       validateInput: validateJsonObject('inputs'),
     });
-    const limitText = await ask({ title: `Search “${node.dataset.name}” (2/2)`, prompt: 'How many examples (1–100)', value: '5', validateInput: validateWholeNumber(1, 100) });
+    const limitText = await ask({
+      title: vscode.l10n.t('Search “{0}” (2/2)', node.dataset.name),
+      prompt: vscode.l10n.t('How many examples (1–100)'),
+      value: '5',
+      validateInput: validateWholeNumber(1, 100),
+    });
     const inputs = parseJsonObject(text);
     const limit = Number(limitText);
-    await withProgress(`Indexing ${node.dataset.name}`, (signal) => clients.call((c) => c.datasets.index({ datasetId: node.dataset.id, signal })));
+    await withProgress(vscode.l10n.t('Indexing {0}', node.dataset.name), (signal) => clients.call((c) => c.datasets.index({ datasetId: node.dataset.id, signal })));
     await showDocument(documentUri('similarExamples', JSON.stringify({ datasetId: node.dataset.id, inputs, limit }), `similar-in-${node.dataset.name}`));
   });
 
   register(Commands.deleteExamples, async (clicked, selected) => {
     const nodes = selection(clicked, selected, (n): n is ExampleNode => n instanceof ExampleNode);
-    if (!nodes.length) throw new Error('Select one or more examples in the Datasets view first.');
+    if (!nodes.length) throw new Error(vscode.l10n.t('Select one or more examples in the Datasets view first.'));
     await confirm(
-      nodes.length === 1 ? `Delete this example of “${nodes[0].datasetNode.dataset.name}”?` : `Delete ${nodes.length} examples?`,
-      'Earlier versions of the dataset keep them; the latest version does not.',
-      'Delete',
+      nodes.length === 1 ? vscode.l10n.t('Delete this example of “{0}”?', nodes[0].datasetNode.dataset.name) : vscode.l10n.t('Delete {0} examples?', nodes.length),
+      vscode.l10n.t('Earlier versions of the dataset keep them; the latest version does not.'),
+      vscode.l10n.t('Delete'),
     );
-    await withProgress(`Deleting ${plural(nodes.length, 'example')}`, async (signal) => {
+    await withProgress(nodes.length === 1 ? vscode.l10n.t('Deleting 1 example') : vscode.l10n.t('Deleting {0} examples', nodes.length), async (signal) => {
       for (const n of nodes) await clients.call((c) => c.examples.delete(n.example.id, { signal }));
     });
     for (const d of new Set(nodes.map((n) => n.datasetNode))) views.refreshNode(d);
@@ -151,7 +184,7 @@ interface ExampleGroup {
 /** The selected examples, by dataset (a selection may span datasets). */
 function examplesByDataset(clicked: unknown, selected: unknown): Map<string, ExampleGroup> {
   const nodes = selection(clicked, selected, (n): n is ExampleNode => n instanceof ExampleNode);
-  if (!nodes.length) throw new Error('Select one or more examples in the Datasets view first.');
+  if (!nodes.length) throw new Error(vscode.l10n.t('Select one or more examples in the Datasets view first.'));
   const groups = new Map<string, ExampleGroup>();
   for (const n of nodes) {
     const id = n.datasetNode.dataset.id;
@@ -168,7 +201,7 @@ async function splitsOf(clients: ClientService, groups: Map<string, ExampleGroup
 }
 
 async function updateSplits(clients: ClientService, views: LangSmithViews, groups: Map<string, ExampleGroup>, splitName: string, remove: boolean): Promise<void> {
-  await withProgress(remove ? `Removing examples from ${splitName}` : `Adding examples to ${splitName}`, async (signal) => {
+  await withProgress(remove ? vscode.l10n.t('Removing examples from {0}', splitName) : vscode.l10n.t('Adding examples to {0}', splitName), async (signal) => {
     for (const [datasetId, g] of groups) await clients.call((c) => c.datasets.updateSplits({ datasetId, splitName, exampleIds: g.exampleIds, remove, signal }));
   });
   for (const g of groups.values()) views.refreshNode(g.datasetNode);

@@ -15,14 +15,14 @@ export function registerExperimentCommands(register: CommandRegistrar, clients: 
     // Checked before anything is asked or sent.
     const problem = comparisonProblem(projects.map((p) => ({ name: p.name ?? p.id, referenceDatasetId: p.reference_dataset_id })));
     if (problem) throw new Error(problem);
-    const title = `Compare ${projects.length} experiments`;
+    const title = vscode.l10n.t('Compare {0} experiments', projects.length);
     const name = await ask({
       title,
-      prompt: 'Name of the comparison',
+      prompt: vscode.l10n.t('Name of the comparison'),
       value: defaultName(projects.map((p) => p.name ?? p.id.slice(0, 8))),
       validateInput: validateName('comparison'),
     });
-    const description = await ask({ title, prompt: 'Description (optional)' });
+    const description = await ask({ title, prompt: vscode.l10n.t('Description (optional)') });
     const comparison = await clients.call((c) =>
       c.comparativeExperiments.create({
         name,
@@ -31,7 +31,7 @@ export function registerExperimentCommands(register: CommandRegistrar, clients: 
         description: description || undefined,
       }),
     );
-    void vscode.window.showInformationMessage(`Created the comparison “${comparison.name ?? name}” of ${projects.length} experiments.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Created the comparison “{0}” of {1} experiments.', comparison.name ?? name, projects.length));
   });
 }
 

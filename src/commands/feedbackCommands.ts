@@ -19,9 +19,9 @@ import type { CommandRegistrar } from './registerCommand';
 import { ask, choose, confirm, withProgress } from './ui';
 
 /** The run a feedback command acts on: a run in a project or in an annotation queue. */
-function runOf(node: unknown, what: string): Run {
+function runOf(node: unknown, notARun: string): Run {
   if (node instanceof RunNode || node instanceof QueueRunNode) return node.run;
-  throw new Error(`Select a run to ${what}.`);
+  throw new Error(notARun);
 }
 
 function runLabel(run: Run): string {
@@ -30,26 +30,26 @@ function runLabel(run: Run): string {
 
 export function registerFeedbackCommands(register: CommandRegistrar, clients: ClientService): void {
   register(Commands.addFeedback, async (node) => {
-    const run = runOf(node, 'give feedback on');
-    const title = `Feedback on “${runLabel(run)}”`;
-    const key = await ask({ title, prompt: 'Feedback key, e.g. correctness or user_score', validateInput: validateFeedbackKey });
+    const run = runOf(node, vscode.l10n.t('Select a run to give feedback on.'));
+    const title = vscode.l10n.t('Feedback on “{0}”', runLabel(run));
+    const key = await ask({ title, prompt: vscode.l10n.t('Feedback key, e.g. correctness or user_score'), validateInput: validateFeedbackKey });
     const score = parseFeedbackScore(
-      await ask({ title, prompt: 'Score: a number, e.g. 1, 0 or 0.75 (leave empty to give a text value instead)', validateInput: validateFeedbackScore }),
+      await ask({ title, prompt: vscode.l10n.t('Score: a number, e.g. 1, 0 or 0.75 (leave empty to give a text value instead)'), validateInput: validateFeedbackScore }),
     );
-    const value = score === undefined ? await ask({ title, prompt: 'Value: a text such as a label or category (optional)' }) : '';
-    const comment = await ask({ title, prompt: 'Comment (optional)' });
+    const value = score === undefined ? await ask({ title, prompt: vscode.l10n.t('Value: a text such as a label or category (optional)') }) : '';
+    const comment = await ask({ title, prompt: vscode.l10n.t('Comment (optional)') });
     const correction = parseCorrection(
-      await ask({ title, prompt: 'Correction: what the right output would have been, as text or JSON (optional)', validateInput: validateCorrection }),
+      await ask({ title, prompt: vscode.l10n.t('Correction: what the right output would have been, as text or JSON (optional)'), validateInput: validateCorrection }),
     );
     await clients.call((c) =>
       c.feedback.create({ runId: run.id, key, score, value: value || undefined, comment: comment || undefined, correction }),
     );
-    void vscode.window.showInformationMessage(`Added “${key}” feedback to “${runLabel(run)}”.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Added “{0}” feedback to “{1}”.', key, runLabel(run)));
   });
 
   register(Commands.showFeedback, async (node) => {
-    const run = runOf(node, 'show the feedback of');
-    const all = await withProgress(`Loading the feedback of ${runLabel(run)}`, (signal) =>
+    const run = runOf(node, vscode.l10n.t('Select a run to show the feedback of.'));
+    const all = await withProgress(vscode.l10n.t('Loading the feedback of {0}', runLabel(run)), (signal) =>
       clients.call(async (c) => {
         const list: Feedback[] = [];
         for await (const f of c.feedback.list({ runIds: [run.id], signal })) list.push(f);
@@ -57,45 +57,51 @@ export function registerFeedbackCommands(register: CommandRegistrar, clients: Cl
       }),
     );
     if (!all.length) {
-      void vscode.window.showInformationMessage(`“${runLabel(run)}” has no feedback yet.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('“{0}” has no feedback yet.', runLabel(run)));
       return;
     }
     type Item = vscode.QuickPickItem & { feedback: Feedback };
     const items: Item[] = all.map((f) => ({ label: f.key, description: feedbackSummary(f), detail: feedbackDetail(f), feedback: f }));
     const picked = await choose(items, {
-      title: `Feedback on “${runLabel(run)}” (${all.length})`,
-      placeholder: 'Pick an entry to delete it, or press Escape to close',
+      title: vscode.l10n.t('Feedback on “{0}” ({1})', runLabel(run), all.length),
+      placeholder: vscode.l10n.t('Pick an entry to delete it, or press Escape to close'),
     });
     const f = picked.feedback;
-    await confirm(`Delete the “${f.key}” feedback${f.score != null ? ` (score ${f.score})` : ''} on “${runLabel(run)}”?`, 'This cannot be undone.', 'Delete');
+    await confirm(
+      f.score != null
+        ? vscode.l10n.t('Delete the “{0}” feedback (score {1}) on “{2}”?', f.key, f.score, runLabel(run))
+        : vscode.l10n.t('Delete the “{0}” feedback on “{1}”?', f.key, runLabel(run)),
+      vscode.l10n.t('This cannot be undone.'),
+      vscode.l10n.t('Delete'),
+    );
     await clients.call((c) => c.feedback.delete(f.id));
-    void vscode.window.showInformationMessage(`Deleted the “${f.key}” feedback on “${runLabel(run)}”.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Deleted the “{0}” feedback on “{1}”.', f.key, runLabel(run)));
   });
 
   register(Commands.copyFeedbackLink, async (node) => {
-    const run = runOf(node, 'create a feedback link for');
-    const title = `Feedback link for “${runLabel(run)}”`;
-    const key = await ask({ title, prompt: 'Feedback key the link collects, e.g. user_score', validateInput: validateFeedbackKey });
-    const hours = Number(await ask({ title, prompt: 'Hours the link stays valid (1–720)', value: '3', validateInput: validateExpiryHours }));
+    const run = runOf(node, vscode.l10n.t('Select a run to create a feedback link for.'));
+    const title = vscode.l10n.t('Feedback link for “{0}”', runLabel(run));
+    const key = await ask({ title, prompt: vscode.l10n.t('Feedback key the link collects, e.g. user_score'), validateInput: validateFeedbackKey });
+    const hours = Number(await ask({ title, prompt: vscode.l10n.t('Hours the link stays valid (1–720)'), value: '3', validateInput: validateExpiryHours }));
     const token = await clients.call((c) => c.feedback.createToken({ runId: run.id, feedbackKey: key, expiration: { hours } }));
     await vscode.env.clipboard.writeText(token.url);
-    const until = token.expires_at ? new Date(token.expires_at).toLocaleString() : `${hours} h from now`;
-    void vscode.window.showInformationMessage(`Anyone with the link can give “${key}” feedback on “${runLabel(run)}” until ${until}. The link is on the clipboard.`);
+    const until = token.expires_at ? new Date(token.expires_at).toLocaleString() : vscode.l10n.t('{0} h from now', hours);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Anyone with the link can give “{0}” feedback on “{1}” until {2}. The link is on the clipboard.', key, runLabel(run), until));
   });
 }
 
 /** Score or value, in a few characters. */
 function feedbackSummary(f: Feedback): string | undefined {
-  if (f.score != null) return `score ${String(f.score)}`;
-  if (f.value != null && f.value !== '') return `value ${summarize(f.value, 40)}`;
+  if (f.score != null) return vscode.l10n.t('score {0}', String(f.score));
+  if (f.value != null && f.value !== '') return vscode.l10n.t('value {0}', summarize(f.value, 40));
   return undefined;
 }
 
 function feedbackDetail(f: Feedback): string | undefined {
   const parts = [
     f.comment ? summarize(f.comment, 80) : undefined,
-    f.correction != null ? `correction: ${summarize(f.correction, 40)}` : undefined,
-    f.feedback_source?.type ? `source: ${String(f.feedback_source.type)}` : undefined,
+    f.correction != null ? vscode.l10n.t('correction: {0}', summarize(f.correction, 40)) : undefined,
+    f.feedback_source?.type ? vscode.l10n.t('source: {0}', String(f.feedback_source.type)) : undefined,
     formatWhen(f.created_at ?? undefined),
   ].filter(Boolean);
   return parts.length ? parts.join(' · ') : undefined;

@@ -14,24 +14,24 @@ import { selection } from './ui';
 export function registerItemCommands(register: CommandRegistrar, clients: ClientService): void {
   register(Commands.openRun, async (node) => {
     const run = node instanceof RunNode || node instanceof QueueRunNode ? node.run : undefined;
-    if (!run) throw new Error('Select a run to open.');
+    if (!run) throw new Error(vscode.l10n.t('Select a run to open.'));
     await showDocument(documentUri('run', run.id, `run-${run.name ?? ''}-${run.id.slice(0, 8)}`));
   });
   register(Commands.openExample, async (node) => {
-    if (!(node instanceof ExampleNode)) throw new Error('Select an example to open.');
+    if (!(node instanceof ExampleNode)) throw new Error(vscode.l10n.t('Select an example to open.'));
     await showDocument(documentUri('example', node.example.id, `example-${node.example.id.slice(0, 8)}`));
   });
   register(Commands.openCommit, async (node) => {
-    if (!(node instanceof CommitNode)) throw new Error('Select a prompt commit to open.');
+    if (!(node instanceof CommitNode)) throw new Error(vscode.l10n.t('Select a prompt commit to open.'));
     // A commit reads as the prompt file it would pull into; the raw manifest is one command away.
     await showDocument(promptCommitUri({ identifier: node.promptNode.identifier, commit: node.commit.commit_hash }, `${node.promptNode.repo.repo_handle}-${node.commit.commit_hash.slice(0, 8)}`));
   });
 
   register(Commands.copyId, async (clicked, selected) => {
     const ids = selection(clicked, selected, isIdentified).map(idOf);
-    if (!ids.length) throw new Error('Select an item whose id to copy.');
+    if (!ids.length) throw new Error(vscode.l10n.t('Select an item whose id to copy.'));
     await vscode.env.clipboard.writeText(ids.join('\n'));
-    vscode.window.setStatusBarMessage(ids.length === 1 ? `Copied ${ids[0]}` : `Copied ${ids.length} ids`, 3000);
+    vscode.window.setStatusBarMessage(ids.length === 1 ? vscode.l10n.t('Copied {0}', ids[0]!) : vscode.l10n.t('Copied {0} ids', ids.length), 3000);
   });
 
   register(Commands.openInLangSmith, async (node) => {
@@ -41,7 +41,7 @@ export function registerItemCommands(register: CommandRegistrar, clients: Client
   register(Commands.copyLink, async (node) => {
     const url = await clients.call((client) => webLink(client, node));
     await vscode.env.clipboard.writeText(url);
-    vscode.window.setStatusBarMessage(`Copied ${url}`, 3000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', url), 3000);
   });
 }
 
@@ -66,12 +66,12 @@ export async function webLink(client: LangSmithClient, node: unknown): Promise<s
   if (node instanceof ProjectNode) return client.links.project({ projectId: node.project.id });
   if (node instanceof RunNode || node instanceof QueueRunNode) {
     const projectId = node.run.session_id;
-    if (!projectId) throw new Error('This run does not name its project, so it has no page link.');
+    if (!projectId) throw new Error(vscode.l10n.t('This run does not name its project, so it has no page link.'));
     return `${await client.links.project({ projectId })}?peek=${encodeURIComponent(node.run.id)}`;
   }
   if (node instanceof DatasetNode) return client.links.dataset({ datasetId: node.dataset.id });
   if (node instanceof PromptNode) return client.links.prompt(node.identifier);
   if (node instanceof CommitNode) return client.links.prompt(`${node.promptNode.identifier}:${node.commit.commit_hash}`);
-  throw new Error('This item has no page in LangSmith.');
+  throw new Error(vscode.l10n.t('This item has no page in LangSmith.'));
 }
 

@@ -1,6 +1,7 @@
 // Commands that open webview panels: the example editor (edit an example, write a new one) and the dataset
 // version diff.
 import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import { DatasetNode, ExampleNode, SplitsNode } from '../views/datasetsView';
 import { MessageNode } from '../views/treeNode';
@@ -21,7 +22,7 @@ function exampleRef(arg: unknown): { datasetId: string; exampleId: string } | un
 export function registerPanelCommands(register: CommandRegistrar, clients: ClientService, panels: PanelFrame): void {
   register(Commands.editExample, async (arg) => {
     const ref = exampleRef(arg);
-    if (!ref) throw new Error('Select an example in the Datasets view to edit it.');
+    if (!ref) throw new Error(vscode.l10n.t('Select an example in the Datasets view to edit it.'));
     await panels.show(Panels.exampleEditor, { ...ref, isNew: false });
   });
 
@@ -29,7 +30,7 @@ export function registerPanelCommands(register: CommandRegistrar, clients: Clien
     // On a dataset, or on one of its splits (the new example starts in that split).
     const split = node instanceof MessageNode && node.parent instanceof SplitsNode ? node.label : undefined;
     const dataset = node instanceof DatasetNode ? node : split !== undefined ? (node as MessageNode & { parent: SplitsNode }).parent.datasetNode : undefined;
-    if (!dataset) throw new Error('Select a dataset (or one of its splits) to add an example to.');
+    if (!dataset) throw new Error(vscode.l10n.t('Select a dataset (or one of its splits) to add an example to.'));
     await panels.show(Panels.exampleEditor, { datasetId: dataset.dataset.id, exampleId: randomUUID(), isNew: true, ...(split !== undefined ? { split } : {}) });
   });
 

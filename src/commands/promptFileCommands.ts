@@ -28,15 +28,15 @@ const short = (hash: string) => hash.slice(0, 8);
 /** Latest, the tags and the commits of a prompt, as one pick list. */
 async function refPicks(client: LangSmithClient, identifier: string, exclude?: string): Promise<RefPick[]> {
   const [tags, commits] = await Promise.all([client.prompts.listTags(identifier).catch((): PromptTag[] => []), collect(client.prompts.listCommits(identifier, { limit: 100 }))]);
-  if (!commits.length) throw new Error(`${identifier} has no commits yet.`);
+  if (!commits.length) throw new Error(vscode.l10n.t('{0} has no commits yet.', identifier));
   const tagsOf = (hash: string) => tags.filter((t) => t.commit_hash === hash).map((t) => t.tag_name);
   const latest = commits[0]!;
   const items: RefPick[] = [
-    { label: '$(arrow-up) latest', description: `${short(latest.commit_hash)} · ${formatWhen(latest.created_at)}`, ref: 'latest', hash: latest.commit_hash },
+    { label: `$(arrow-up) ${vscode.l10n.t('latest')}`, description: `${short(latest.commit_hash)} · ${formatWhen(latest.created_at)}`, ref: 'latest', hash: latest.commit_hash },
     ...tags.map((t) => ({ label: `$(tag) ${t.tag_name}`, description: t.commit_hash ? `${short(t.commit_hash)}` : '', ref: t.tag_name, hash: t.commit_hash ?? '' })),
     ...commits.map((c, i) => ({
       label: `$(git-commit) ${short(c.commit_hash)}`,
-      description: [tagsOf(c.commit_hash).join(', '), i === 0 ? 'latest' : undefined, formatWhen(c.created_at)].filter(Boolean).join(' · '),
+      description: [tagsOf(c.commit_hash).join(', '), i === 0 ? vscode.l10n.t('latest') : undefined, formatWhen(c.created_at)].filter(Boolean).join(' · '),
       detail: typeof c['description'] === 'string' && c['description'] ? String(c['description']) : undefined,
       ref: c.commit_hash,
       hash: c.commit_hash,
@@ -54,8 +54,8 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
 /** The prompt file a command is about: the given URI, else the active editor's document. */
 function promptFileUri(arg: unknown): vscode.Uri {
   const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-  if (!uri || !/\.prompt\.(ya?ml|json)$/i.test(uri.path)) throw new Error('Open a prompt file (*.prompt.yaml or *.prompt.json) first.');
-  if (uri.scheme === 'langsmith') throw new Error('This is a commit from LangSmith, read-only. Pull it into a file to change it.');
+  if (!uri || !/\.prompt\.(ya?ml|json)$/i.test(uri.path)) throw new Error(vscode.l10n.t('Open a prompt file (*.prompt.yaml or *.prompt.json) first.'));
+  if (uri.scheme === 'langsmith') throw new Error(vscode.l10n.t('This is a commit from LangSmith, read-only. Pull it into a file to change it.'));
   return uri;
 }
 
@@ -64,7 +64,7 @@ async function identifierOf(uri: vscode.Uri): Promise<string> {
   const format = await promptFormat();
   const parsed = /\.json$/i.test(uri.path) ? undefined : format.parsePromptFile(doc.getText());
   const id = parsed?.file?.identifier ?? /^prompt:[ \t]*["']?([\w.-]+(?:\/[\w.-]+)?)/m.exec(doc.getText())?.[1];
-  if (!id) throw new Error(`${path.posix.basename(uri.path)} names no prompt: add \`prompt: <name>\` at the top.`);
+  if (!id) throw new Error(vscode.l10n.t('{0} names no prompt: add `prompt: <name>` at the top.', path.posix.basename(uri.path)));
   return id;
 }
 
@@ -74,7 +74,7 @@ async function writeFile(uri: vscode.Uri, text: string): Promise<void> {
   if (open) {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(open.positionAt(0), open.positionAt(open.getText().length)), text);
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not write ${path.posix.basename(uri.path)}.`);
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(vscode.l10n.t('Could not write {0}.', path.posix.basename(uri.path)));
     await open.save();
     return;
   }
@@ -93,7 +93,7 @@ async function readIfExists(uri: vscode.Uri): Promise<string | undefined> {
 
 export function registerPromptFileCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews, panels: PanelFrame): void {
   const pickRef = async (identifier: string, title: string, exclude?: string): Promise<RefPick> =>
-    choose(clients.call((c) => refPicks(c, identifier, exclude)), { title, placeholder: 'latest, a tag or a commit', busyPlaceholder: 'Loading commits and tags…' });
+    choose(clients.call((c) => refPicks(c, identifier, exclude)), { title, placeholder: vscode.l10n.t('latest, a tag or a commit'), busyPlaceholder: vscode.l10n.t('Loading commits and tags…') });
 
   register(Commands.pushPromptFile, async (arg) => {
     const uri = promptFileUri(arg);
@@ -113,17 +113,17 @@ export function registerPromptFileCommands(register: CommandRegistrar, clients: 
     } else if (arg instanceof vscode.Uri) {
       target = promptFileUri(arg);
       identifier = await identifierOf(target);
-      ref = typeof refArg === 'string' ? refArg : (await pickRef(identifier, `Pull ${identifier} into ${path.posix.basename(target.path)}`)).ref;
+      ref = typeof refArg === 'string' ? refArg : (await pickRef(identifier, vscode.l10n.t('Pull {0} into {1}', identifier, path.posix.basename(target.path)))).ref;
     } else {
       const repos = clients.call(async (c) => {
         const out: (vscode.QuickPickItem & { identifier: string })[] = [];
         for await (const r of c.prompts.list({ limit: 500 })) {
-          out.push({ label: r.repo_handle, description: [r.owner, r.is_public ? 'public' : 'private', formatWhen(r.updated_at)].filter(Boolean).join(' · '), detail: r.description ?? undefined, identifier: r.owner && r.owner !== (await c.settings()).tenant_handle ? `${r.owner}/${r.repo_handle}` : r.repo_handle });
+          out.push({ label: r.repo_handle, description: [r.owner, r.is_public ? vscode.l10n.t('public') : vscode.l10n.t('private'), formatWhen(r.updated_at)].filter(Boolean).join(' · '), detail: r.description ?? undefined, identifier: r.owner && r.owner !== (await c.settings()).tenant_handle ? `${r.owner}/${r.repo_handle}` : r.repo_handle });
         }
         return out;
       });
-      identifier = (await choose(repos, { title: 'Pull Prompt (1/2)', placeholder: 'The prompt to pull', busyPlaceholder: 'Loading prompts…' })).identifier;
-      ref = (await pickRef(identifier, `Pull Prompt (2/2): ${identifier}`)).ref;
+      identifier = (await choose(repos, { title: vscode.l10n.t('Pull Prompt (1/2)'), placeholder: vscode.l10n.t('The prompt to pull'), busyPlaceholder: vscode.l10n.t('Loading prompts…') })).identifier;
+      ref = (await pickRef(identifier, vscode.l10n.t('Pull Prompt (2/2): {0}', identifier))).ref;
     }
     const format = await promptFormat();
     const { manifest, repo, handle } = await clients.call(async (c) => {
@@ -143,7 +143,12 @@ export function registerPromptFileCommands(register: CommandRegistrar, clients: 
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
       const fileName = format.promptFileName(name);
       const defaultUri = folder ? vscode.Uri.joinPath(folder, fileName) : undefined;
-      target = await prompter().saveFile({ title: `Pull ${identifier} into a prompt file`, saveLabel: 'Pull', defaultUri, filters: { 'Prompt files': ['yaml'] } });
+      target = await prompter().saveFile({
+        title: vscode.l10n.t('Pull {0} into a prompt file', identifier),
+        saveLabel: vscode.l10n.t('Pull'),
+        defaultUri,
+        filters: { [vscode.l10n.t('Prompt files')]: ['yaml'] },
+      });
       if (!target) throw new UserCancelled();
       if (!/\.prompt\.ya?ml$/i.test(target.path)) target = target.with({ path: `${target.path.replace(/\.ya?ml$/i, '')}.prompt.yaml` });
     }
@@ -154,9 +159,11 @@ export function registerPromptFileCommands(register: CommandRegistrar, clients: 
       const sameContent = parsed.file && format.canonicalJson(format.toManifest(parsed.file, manifest)) === format.canonicalJson(manifest);
       if (!sameContent) {
         const ok = await prompter().confirm(
-          `Replace the prompt in ${path.posix.basename(target.path)} with ${identifier} at ${ref === 'latest' ? 'the latest commit' : short(ref)}?`,
-          'The file’s own changes are replaced (undo in the editor brings them back while it is open). Its comments and layout are kept.',
-          'Replace',
+          ref === 'latest'
+            ? vscode.l10n.t('Replace the prompt in {0} with {1} at the latest commit?', path.posix.basename(target.path), identifier)
+            : vscode.l10n.t('Replace the prompt in {0} with {1} at {2}?', path.posix.basename(target.path), identifier, short(ref)),
+          vscode.l10n.t('The file’s own changes are replaced (undo in the editor brings them back while it is open). Its comments and layout are kept.'),
+          vscode.l10n.t('Replace'),
         );
         if (!ok) throw new UserCancelled();
       }
@@ -164,13 +171,13 @@ export function registerPromptFileCommands(register: CommandRegistrar, clients: 
     } else text = format.writePromptFile(file, { header: true });
     await writeFile(target, text);
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(target), { preview: false });
-    vscode.window.setStatusBarMessage(`Pulled ${identifier}${ref === 'latest' ? '' : `:${short(ref)}`} into ${path.posix.basename(target.path)}`, 5000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Pulled {0} into {1}', ref === 'latest' ? identifier : `${identifier}:${short(ref)}`, path.posix.basename(target.path)), 5000);
   });
 
   register(Commands.compareWithRemote, async (arg, refArg) => {
     const uri = promptFileUri(arg);
     const identifier = await identifierOf(uri);
-    const pick = typeof refArg === 'string' ? { ref: refArg, hash: refArg } : await pickRef(identifier, `Compare ${path.posix.basename(uri.path)} with…`);
+    const pick = typeof refArg === 'string' ? { ref: refArg, hash: refArg } : await pickRef(identifier, vscode.l10n.t('Compare {0} with…', path.posix.basename(uri.path)));
     const label = pick.ref === 'latest' ? 'latest' : pick.ref === pick.hash ? short(pick.hash) : pick.ref;
     const left = promptCommitUri({ identifier, commit: pick.ref, like: uri.toString() }, `${identifier.split('/').pop()}-${label}`);
     await vscode.commands.executeCommand('vscode.diff', left, uri, `${identifier} @ ${label} ↔ ${path.posix.basename(uri.path)}`, { preview: true });
@@ -183,27 +190,27 @@ export function registerPromptFileCommands(register: CommandRegistrar, clients: 
     let b: string;
     if (commits.length >= 2) {
       const [x, y] = commits as [CommitNode, CommitNode];
-      if (x.promptNode.identifier !== y.promptNode.identifier) throw new Error('Select two commits of the same prompt.');
+      if (x.promptNode.identifier !== y.promptNode.identifier) throw new Error(vscode.l10n.t('Select two commits of the same prompt.'));
       identifier = x.promptNode.identifier;
       // Older on the left.
       [a, b] = (x.commit.created_at ?? '') <= (y.commit.created_at ?? '') ? [x.commit.commit_hash, y.commit.commit_hash] : [y.commit.commit_hash, x.commit.commit_hash];
     } else if (commits.length === 1) {
       identifier = commits[0]!.promptNode.identifier;
       b = commits[0]!.commit.commit_hash;
-      a = (await pickRef(identifier, `Compare ${short(b)} with…`, b)).ref;
+      a = (await pickRef(identifier, vscode.l10n.t('Compare {0} with…', short(b)), b)).ref;
     } else if (clicked instanceof PromptNode) {
       identifier = clicked.identifier;
-      a = (await pickRef(identifier, `Compare Commits of ${identifier} (1/2): the older`)).ref;
-      b = (await pickRef(identifier, `Compare Commits of ${identifier} (2/2): the newer`)).ref;
-    } else throw new Error('Select one or two commits in the Prompts view.');
+      a = (await pickRef(identifier, vscode.l10n.t('Compare Commits of {0} (1/2): the older', identifier))).ref;
+      b = (await pickRef(identifier, vscode.l10n.t('Compare Commits of {0} (2/2): the newer', identifier))).ref;
+    } else throw new Error(vscode.l10n.t('Select one or two commits in the Prompts view.'));
     const label = (r: string) => (/^[0-9a-f]{12,}$/i.test(r) ? short(r) : r);
     await vscode.commands.executeCommand('vscode.diff', promptCommitUri({ identifier, commit: a }), promptCommitUri({ identifier, commit: b }), `${identifier}: ${label(a)} ↔ ${label(b)}`, { preview: true });
   });
 
   const commitNode = (node: unknown): CommitNode => {
-    if (!(node instanceof CommitNode)) throw new Error('Select a commit in the Prompts view first.');
-    if (!node.promptNode.own) throw new Error('Only prompts of your own workspace can be tagged.');
-    if (!node.commit.id) throw new Error('This commit has no id to tag.');
+    if (!(node instanceof CommitNode)) throw new Error(vscode.l10n.t('Select a commit in the Prompts view first.'));
+    if (!node.promptNode.own) throw new Error(vscode.l10n.t('Only prompts of your own workspace can be tagged.'));
+    if (!node.commit.id) throw new Error(vscode.l10n.t('This commit has no id to tag.'));
     return node;
   };
 
@@ -211,8 +218,8 @@ export function registerPromptFileCommands(register: CommandRegistrar, clients: 
     const c = commitNode(node);
     const format = await promptFormat();
     const name = await prompter().input({
-      title: `Tag commit ${short(c.commit.commit_hash)} of ${c.promptNode.identifier}`,
-      prompt: 'Tag name (an existing tag moves to this commit)',
+      title: vscode.l10n.t('Tag commit {0} of {1}', short(c.commit.commit_hash), c.promptNode.identifier),
+      prompt: vscode.l10n.t('Tag name (an existing tag moves to this commit)'),
       validateInput: (v) => format.tagNameProblem(v.trim()),
     });
     if (name === undefined) throw new UserCancelled();
@@ -221,14 +228,21 @@ export function registerPromptFileCommands(register: CommandRegistrar, clients: 
     if (problem) throw new Error(problem);
     await clients.call((client) => format.setCommitTag(client, c.promptNode.identifier, tag, c.commit.id!));
     views.refreshNode(c.promptNode);
-    vscode.window.setStatusBarMessage(`Tagged ${short(c.commit.commit_hash)} as ${tag}`, 4000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Tagged {0} as {1}', short(c.commit.commit_hash), tag), 4000);
   });
 
   register(Commands.deleteCommitTag, async (node) => {
     const c = commitNode(node);
-    if (!c.tags.length) throw new Error('This commit has no tags.');
-    const tag = c.tags.length === 1 ? c.tags[0]! : (await choose(c.tags.map((t) => ({ label: t })), { title: 'Delete a tag', placeholder: 'The tag to delete' })).label;
-    const ok = await prompter().confirm(`Delete the tag “${tag}” of ${c.promptNode.identifier}?`, 'Code that pulls the prompt by this tag will fail until it is set again.', 'Delete Tag');
+    if (!c.tags.length) throw new Error(vscode.l10n.t('This commit has no tags.'));
+    const tag =
+      c.tags.length === 1
+        ? c.tags[0]!
+        : (await choose(c.tags.map((t) => ({ label: t })), { title: vscode.l10n.t('Delete a tag'), placeholder: vscode.l10n.t('The tag to delete') })).label;
+    const ok = await prompter().confirm(
+      vscode.l10n.t('Delete the tag “{0}” of {1}?', tag, c.promptNode.identifier),
+      vscode.l10n.t('Code that pulls the prompt by this tag will fail until it is set again.'),
+      vscode.l10n.t('Delete Tag'),
+    );
     if (!ok) throw new UserCancelled();
     await clients.call((client) => client.prompts.deleteTag(c.promptNode.identifier, tag));
     views.refreshNode(c.promptNode);
@@ -241,11 +255,19 @@ export function registerPromptFileCommands(register: CommandRegistrar, clients: 
     const envs = ['production', 'staging'].map((env) => {
       const now = tags.find((t) => t.tag_name === env);
       const here = now?.commit_hash === c.commit.commit_hash;
-      return { label: env, env, now, description: !now ? 'not set yet' : here ? 'already this commit' : `now at ${short(now.commit_hash ?? '')}` };
+      return {
+        label: env,
+        env,
+        now,
+        description: !now ? vscode.l10n.t('not set yet') : here ? vscode.l10n.t('already this commit') : vscode.l10n.t('now at {0}', short(now.commit_hash ?? '')),
+      };
     });
-    const pick = await choose(envs, { title: `Promote ${short(c.commit.commit_hash)} of ${identifier} to…`, placeholder: 'The environment tag to point at this commit' });
+    const pick = await choose(envs, {
+      title: vscode.l10n.t('Promote {0} of {1} to…', short(c.commit.commit_hash), identifier),
+      placeholder: vscode.l10n.t('The environment tag to point at this commit'),
+    });
     if (pick.now?.commit_hash === c.commit.commit_hash) {
-      void vscode.window.showInformationMessage(`${pick.env} already points at ${short(c.commit.commit_hash)}.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('{0} already points at {1}.', pick.env, short(c.commit.commit_hash)));
       return;
     }
     if (pick.now?.commit_hash) {
@@ -253,9 +275,11 @@ export function registerPromptFileCommands(register: CommandRegistrar, clients: 
       await vscode.commands.executeCommand('vscode.diff', promptCommitUri({ identifier, commit: pick.now.commit_hash }), promptCommitUri({ identifier, commit: c.commit.commit_hash }), `${pick.env}: ${short(pick.now.commit_hash)} → ${short(c.commit.commit_hash)}`, { preview: true });
     }
     const ok = await prompter().confirm(
-      pick.now?.commit_hash ? `Move ${pick.env} from ${short(pick.now.commit_hash)} to ${short(c.commit.commit_hash)}?` : `Point ${pick.env} at ${short(c.commit.commit_hash)}?`,
-      `Whoever pulls ${identifier}:${pick.env} gets this commit from now on.`,
-      `Promote to ${pick.env}`,
+      pick.now?.commit_hash
+        ? vscode.l10n.t('Move {0} from {1} to {2}?', pick.env, short(pick.now.commit_hash), short(c.commit.commit_hash))
+        : vscode.l10n.t('Point {0} at {1}?', pick.env, short(c.commit.commit_hash)),
+      vscode.l10n.t('Whoever pulls {0} gets this commit from now on.', `${identifier}:${pick.env}`),
+      vscode.l10n.t('Promote to {0}', pick.env),
     );
     if (!ok) throw new UserCancelled();
     const format = await promptFormat();
@@ -265,24 +289,29 @@ export function registerPromptFileCommands(register: CommandRegistrar, clients: 
   });
 
   register(Commands.openCommitManifest, async (node) => {
-    if (!(node instanceof CommitNode)) throw new Error('Select a prompt commit first.');
+    if (!(node instanceof CommitNode)) throw new Error(vscode.l10n.t('Select a prompt commit first.'));
     const id = `${node.promptNode.identifier}:${node.commit.commit_hash}`;
     await showDocument(documentUri('commit', id, `${node.promptNode.repo.repo_handle}-${short(node.commit.commit_hash)}`));
   });
 
   register(Commands.importPrompty, async (arg) => {
-    const source = arg instanceof vscode.Uri ? arg : await prompter().openFile({ title: 'Import a .prompty file', openLabel: 'Import', filters: { Prompty: ['prompty'] } });
+    const source = arg instanceof vscode.Uri ? arg : await prompter().openFile({ title: vscode.l10n.t('Import a .prompty file'), openLabel: vscode.l10n.t('Import'), filters: { Prompty: ['prompty'] } });
     if (!source) throw new UserCancelled();
     const format = await promptFormat();
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(source));
     const base = path.posix.basename(source.path).replace(/\.prompty$/i, '');
     const file = format.promptyToPromptFile(text, base);
     const defaultUri = source.with({ path: path.posix.join(path.posix.dirname(source.path), format.promptFileName(file.identifier ?? base)) });
-    const target = await prompter().saveFile({ title: 'Save the prompt file', saveLabel: 'Save', defaultUri, filters: { 'Prompt files': ['yaml'] } });
+    const target = await prompter().saveFile({
+      title: vscode.l10n.t('Save the prompt file'),
+      saveLabel: vscode.l10n.t('Save'),
+      defaultUri,
+      filters: { [vscode.l10n.t('Prompt files')]: ['yaml'] },
+    });
     if (!target) throw new UserCancelled();
     const existing = await readIfExists(target);
     if (existing?.trim()) {
-      const ok = await prompter().confirm(`Replace ${path.posix.basename(target.path)}?`, 'The file exists; its content is replaced.', 'Replace');
+      const ok = await prompter().confirm(vscode.l10n.t('Replace {0}?', path.posix.basename(target.path)), vscode.l10n.t('The file exists; its content is replaced.'), vscode.l10n.t('Replace'));
       if (!ok) throw new UserCancelled();
     }
     await writeFile(target, format.writePromptFile(file, { header: true }));

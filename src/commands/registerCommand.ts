@@ -36,8 +36,9 @@ export function registerCommand(
         }
         const message = err instanceof Error ? err.message : String(err);
         log.error(`${id} failed: ${err instanceof Error && err.stack ? err.stack : message}`);
-        void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => {
-          if (choice === 'Show Log') void vscode.commands.executeCommand(Commands.showLog);
+        const showLog = vscode.l10n.t('Show Log');
+        void vscode.window.showErrorMessage(message, showLog).then((choice) => {
+          if (choice === showLog) void vscode.commands.executeCommand(Commands.showLog);
         });
         return undefined;
       }

@@ -20,7 +20,9 @@ export function registerViewCommands(register: CommandRegistrar, views: LangSmit
 
   register(Commands.filterProjects, async () => {
     const root = views.projects.root;
-    root.filters.nameContains = (await ask({ title: 'Filter projects by name', prompt: 'Show projects whose name contains this text (empty: all)', value: root.filters.nameContains ?? '' })) || undefined;
+    root.filters.nameContains =
+      (await ask({ title: vscode.l10n.t('Filter projects by name'), prompt: vscode.l10n.t('Show projects whose name contains this text (empty: all)'), value: root.filters.nameContains ?? '' })) ||
+      undefined;
     describeProjectFilters(views);
     views.projects.refresh();
   });
@@ -33,19 +35,20 @@ export function registerViewCommands(register: CommandRegistrar, views: LangSmit
   });
   register(Commands.filterDatasets, async () => {
     const root = views.datasets.root;
-    root.nameContains = (await ask({ title: 'Filter datasets by name', prompt: 'Show datasets whose name contains this text (empty: all)', value: root.nameContains ?? '' })) || undefined;
-    views.datasets.treeView.description = root.nameContains ? `name contains “${root.nameContains}”` : undefined;
+    root.nameContains =
+      (await ask({ title: vscode.l10n.t('Filter datasets by name'), prompt: vscode.l10n.t('Show datasets whose name contains this text (empty: all)'), value: root.nameContains ?? '' })) || undefined;
+    views.datasets.treeView.description = root.nameContains ? vscode.l10n.t('name contains “{0}”', root.nameContains) : undefined;
     views.datasets.refresh();
   });
   register(Commands.searchPrompts, async () => {
     const root = views.prompts.root;
-    root.nameQuery = (await ask({ title: 'Search your prompts', prompt: 'Show your prompts matching this text (empty: all)', value: root.nameQuery ?? '' })) || undefined;
-    views.prompts.treeView.description = root.nameQuery ? `matching “${root.nameQuery}”` : undefined;
+    root.nameQuery = (await ask({ title: vscode.l10n.t('Search your prompts'), prompt: vscode.l10n.t('Show your prompts matching this text (empty: all)'), value: root.nameQuery ?? '' })) || undefined;
+    views.prompts.treeView.description = root.nameQuery ? vscode.l10n.t('matching “{0}”', root.nameQuery) : undefined;
     views.prompts.refresh();
   });
   register(Commands.searchPublicPrompts, async () => {
     const node = views.prompts.root.publicPrompts;
-    node.query = (await ask({ title: 'Search public prompts', prompt: 'Public prompts of other workspaces matching this text', value: node.query ?? '' })) || undefined;
+    node.query = (await ask({ title: vscode.l10n.t('Search public prompts'), prompt: vscode.l10n.t('Public prompts of other workspaces matching this text'), value: node.query ?? '' })) || undefined;
     views.prompts.refresh(node);
     await views.prompts.treeView.reveal(node, { expand: true, focus: false, select: false });
   });
@@ -53,6 +56,6 @@ export function registerViewCommands(register: CommandRegistrar, views: LangSmit
 
 function describeProjectFilters(views: LangSmithViews): void {
   const f = views.projects.root.filters;
-  const parts = [f.nameContains ? `name contains “${f.nameContains}”` : undefined, f.errorsOnly ? 'failed runs only' : undefined].filter(Boolean);
+  const parts = [f.nameContains ? vscode.l10n.t('name contains “{0}”', f.nameContains) : undefined, f.errorsOnly ? vscode.l10n.t('failed runs only') : undefined].filter(Boolean);
   views.projects.treeView.description = parts.length ? parts.join(' · ') : undefined;
 }

@@ -145,13 +145,13 @@ export class PromptFileSupport implements vscode.Disposable {
     if (!here) return undefined;
     const uses = parsed.variables.filter((v) => v.name === here.name);
     const md = new vscode.MarkdownString();
-    md.appendMarkdown('**Variable** ');
+    md.appendMarkdown(`${vscode.l10n.t('**Variable**')} `);
     md.appendText(here.name);
     md.appendMarkdown('\n\n');
     const inTemplates = uses.filter((u) => u.where === 'template');
-    if (!inTemplates.length) md.appendText('Declared in input_variables; no template uses it.');
-    for (const u of inTemplates) md.appendText(`Used in ${u.label}, line ${doc.positionAt(u.offset).line + 1}\n`);
-    if (!uses.some((u) => u.where === 'declaration') && parsed.file?.inputVariables) md.appendText('Not declared in input_variables.');
+    if (!inTemplates.length) md.appendText(vscode.l10n.t('Declared in input_variables; no template uses it.'));
+    for (const u of inTemplates) md.appendText(`${vscode.l10n.t('Used in {0}, line {1}', u.label, doc.positionAt(u.offset).line + 1)}\n`);
+    if (!uses.some((u) => u.where === 'declaration') && parsed.file?.inputVariables) md.appendText(vscode.l10n.t('Not declared in input_variables.'));
     const range = new vscode.Range(doc.positionAt(here.offset), doc.positionAt(here.offset + here.length));
     return new vscode.Hover(md, range);
   }
@@ -173,7 +173,7 @@ export class PromptFileSupport implements vscode.Disposable {
       const item = new vscode.CompletionItem(name, vscode.CompletionItemKind.Variable);
       item.range = range;
       item.insertText = after === close ? name : `${name}${close}`;
-      item.detail = parsed.file?.inputVariables?.includes(name) ? 'input variable' : 'used in a template';
+      item.detail = parsed.file?.inputVariables?.includes(name) ? vscode.l10n.t('input variable') : vscode.l10n.t('used in a template');
       return item;
     });
   }
@@ -183,12 +183,15 @@ export class PromptFileSupport implements vscode.Disposable {
     const top = new vscode.Range(0, 0, 0, 0);
     const parsed = await this.parse(doc);
     const errors = parsed.problems.filter((p) => p.severity === 'error').length;
-    const lenses = [
-      new vscode.CodeLens(top, { title: errors ? `$(error) Push as Commit… (${errors} problem${errors === 1 ? '' : 's'} to fix)` : '$(cloud-upload) Push as Commit…', command: Commands.pushPromptFile, arguments: [doc.uri] }),
-    ];
-    if (parsed.file?.identifier) lenses.push(new vscode.CodeLens(top, { title: '$(diff) Compare with Remote…', command: Commands.compareWithRemote, arguments: [doc.uri] }));
-    if (parsed.file?.identifier) lenses.push(new vscode.CodeLens(top, { title: '$(cloud-download) Pull…', command: Commands.pullPrompt, arguments: [doc.uri] }));
-    lenses.unshift(new vscode.CodeLens(top, { title: '$(play) Run', command: Commands.runPrompt, arguments: [doc.uri] }));
+    const pushTitle = !errors
+      ? vscode.l10n.t('$(cloud-upload) Push as Commit…')
+      : errors === 1
+        ? vscode.l10n.t('$(error) Push as Commit… (1 problem to fix)')
+        : vscode.l10n.t('$(error) Push as Commit… ({0} problems to fix)', errors);
+    const lenses = [new vscode.CodeLens(top, { title: pushTitle, command: Commands.pushPromptFile, arguments: [doc.uri] })];
+    if (parsed.file?.identifier) lenses.push(new vscode.CodeLens(top, { title: vscode.l10n.t('$(diff) Compare with Remote…'), command: Commands.compareWithRemote, arguments: [doc.uri] }));
+    if (parsed.file?.identifier) lenses.push(new vscode.CodeLens(top, { title: vscode.l10n.t('$(cloud-download) Pull…'), command: Commands.pullPrompt, arguments: [doc.uri] }));
+    lenses.unshift(new vscode.CodeLens(top, { title: vscode.l10n.t('$(play) Run'), command: Commands.runPrompt, arguments: [doc.uri] }));
     return lenses;
   }
 

@@ -16,7 +16,7 @@ export class DatasetsRoot extends PagedParentNode<Dataset> {
   }
 
   treeItem(): vscode.TreeItem {
-    return new vscode.TreeItem('Datasets');
+    return new vscode.TreeItem(vscode.l10n.t('Datasets'));
   }
 
   /** Ids of the workspace's shared datasets, read with the first page (menus offer Share or Stop Sharing). */
@@ -38,7 +38,7 @@ export class DatasetsRoot extends PagedParentNode<Dataset> {
   }
 
   protected override emptyLabel(): string {
-    return this.nameContains ? `No dataset name contains “${this.nameContains}”` : 'No datasets yet';
+    return this.nameContains ? vscode.l10n.t('No dataset name contains “{0}”', this.nameContains) : vscode.l10n.t('No datasets yet');
   }
 }
 
@@ -64,12 +64,13 @@ export class DatasetNode extends PagedParentNode<Example> {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('database');
     const count = (d as { example_count?: unknown }).example_count;
-    item.description = [typeof count === 'number' ? `${count} examples` : undefined, d.data_type && d.data_type !== 'kv' ? d.data_type : undefined].filter(Boolean).join(' · ') || undefined;
+    item.description =
+      [typeof count === 'number' ? vscode.l10n.t('{0} examples', count) : undefined, d.data_type && d.data_type !== 'kv' ? d.data_type : undefined].filter(Boolean).join(' · ') || undefined;
     item.tooltip = markdownLines([
       `**${escapeMarkdown(d.name)}**`,
       d.description ? escapeMarkdown(String(d.description)) : undefined,
-      this.shared ? 'Shared publicly' : undefined,
-      `id \`${d.id}\``,
+      this.shared ? vscode.l10n.t('Shared publicly') : undefined,
+      vscode.l10n.t('id {0}', `\`${d.id}\``),
     ]);
     item.contextValue = `dataset.${this.shared ? 'shared' : 'unshared'}`;
     return item;
@@ -89,7 +90,7 @@ export class DatasetNode extends PagedParentNode<Example> {
   }
 
   protected override emptyLabel(): string {
-    return 'No examples yet';
+    return vscode.l10n.t('No examples yet');
   }
 
   override reset(): void {
@@ -115,9 +116,13 @@ export class ExampleNode extends TreeNode {
     const split = (e.metadata as { dataset_split?: unknown } | undefined)?.dataset_split;
     const splitText = Array.isArray(split) ? split.join(', ') : typeof split === 'string' ? split : undefined;
     item.description = [splitText, summarize(e.outputs, 40) ? `→ ${summarize(e.outputs, 40)}` : undefined].filter(Boolean).join(' · ');
-    item.tooltip = markdownLines([`Inputs: ${escapeMarkdown(summarize(e.inputs, 300))}`, e.outputs ? `Outputs: ${escapeMarkdown(summarize(e.outputs, 300))}` : undefined, `id \`${e.id}\``]);
+    item.tooltip = markdownLines([
+      vscode.l10n.t('Inputs: {0}', escapeMarkdown(summarize(e.inputs, 300))),
+      e.outputs ? vscode.l10n.t('Outputs: {0}', escapeMarkdown(summarize(e.outputs, 300))) : undefined,
+      vscode.l10n.t('id {0}', `\`${e.id}\``),
+    ]);
     item.contextValue = 'example';
-    item.command = { command: Commands.editExample, title: 'Edit Example', arguments: [this] };
+    item.command = { command: Commands.editExample, title: vscode.l10n.t('Edit Example'), arguments: [this] };
     return item;
   }
 }
@@ -134,7 +139,7 @@ export class SplitsNode extends TreeNode {
   }
 
   treeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem('Splits', vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(vscode.l10n.t('Splits'), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('split-horizontal');
     item.contextValue = 'splits';
@@ -150,7 +155,7 @@ export class SplitsNode extends TreeNode {
       }
     }
     if (this.failure !== undefined) return [errorNode(this, this.id, this.failure)];
-    if (!this.names?.length) return [new MessageNode(`${this.id}/empty`, this, 'No splits', { icon: 'info' })];
+    if (!this.names?.length) return [new MessageNode(`${this.id}/empty`, this, vscode.l10n.t('No splits'), { icon: 'info' })];
     return this.names.map((name) => new MessageNode(`${this.id}/${name}`, this, name, { icon: 'tag', contextValue: 'split' }));
   }
 
@@ -169,7 +174,7 @@ export class VersionsNode extends PagedParentNode<DatasetVersion> {
   }
 
   treeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem('Versions', vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(vscode.l10n.t('Versions'), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('history');
     item.contextValue = 'versions';
@@ -186,7 +191,7 @@ export class VersionsNode extends PagedParentNode<DatasetVersion> {
   }
 
   protected override emptyLabel(): string {
-    return 'No versions yet';
+    return vscode.l10n.t('No versions yet');
   }
 }
 
@@ -208,7 +213,10 @@ export class VersionNode extends TreeNode {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(tagged ? 'tag' : 'git-commit');
     item.description = tagged ? `${when} · ${exact}` : exact;
-    item.tooltip = markdownLines([`Version as of \`${v.as_of}\``, v.tags?.length ? `Tags: ${v.tags.map(escapeMarkdown).join(', ')}` : 'No tags']);
+    item.tooltip = markdownLines([
+      vscode.l10n.t('Version as of {0}', `\`${v.as_of}\``),
+      v.tags?.length ? vscode.l10n.t('Tags: {0}', v.tags.map(escapeMarkdown).join(', ')) : vscode.l10n.t('No tags'),
+    ]);
     item.contextValue = 'datasetVersion';
     return item;
   }

@@ -100,7 +100,7 @@ export class LangSmithDocuments implements vscode.TextDocumentContentProvider {
             return { dataset_id: search.datasetId, inputs: search.inputs, limit: search.limit, examples };
           }
           default:
-            throw new Error(`Unknown LangSmith document ${uri.toString()}`);
+            throw new Error(vscode.l10n.t('Unknown LangSmith document {0}', uri.toString()));
         }
       });
       return `${JSON.stringify(value, null, 2)}\n`;

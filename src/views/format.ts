@@ -13,10 +13,10 @@ export function formatWhen(value: string | number | null | undefined, now = Date
   const t = new Date(value).getTime();
   if (!Number.isFinite(t)) return undefined;
   const seconds = Math.round((now - t) / 1000);
-  if (seconds < 60) return 'just now';
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
-  if (seconds < 30 * 86_400) return `${Math.floor(seconds / 86_400)} d ago`;
+  if (seconds < 60) return vscode.l10n.t('just now');
+  if (seconds < 3600) return vscode.l10n.t('{0} min ago', Math.floor(seconds / 60));
+  if (seconds < 86_400) return vscode.l10n.t('{0} h ago', Math.floor(seconds / 3600));
+  if (seconds < 30 * 86_400) return vscode.l10n.t('{0} d ago', Math.floor(seconds / 86_400));
   return new Date(t).toISOString().slice(0, 10);
 }
 

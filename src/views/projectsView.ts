@@ -32,7 +32,7 @@ export class ProjectsRoot extends PagedParentNode<Project> {
   }
 
   treeItem(): vscode.TreeItem {
-    return new vscode.TreeItem('Projects');
+    return new vscode.TreeItem(vscode.l10n.t('Projects'));
   }
 
   protected async openList(): Promise<AsyncIterator<Project>> {
@@ -45,7 +45,7 @@ export class ProjectsRoot extends PagedParentNode<Project> {
   }
 
   protected override emptyLabel(): string {
-    return this.filters.nameContains ? `No project name contains “${this.filters.nameContains}”` : 'No projects yet';
+    return this.filters.nameContains ? vscode.l10n.t('No project name contains “{0}”', this.filters.nameContains) : vscode.l10n.t('No projects yet');
   }
 }
 
@@ -65,8 +65,9 @@ export class ProjectNode extends PagedParentNode<Run> {
     item.id = this.id;
     const experiment = !!p.reference_dataset_id;
     item.iconPath = new vscode.ThemeIcon(experiment ? 'beaker' : 'project');
-    item.description = [experiment ? 'experiment' : undefined, typeof p.run_count === 'number' ? `${p.run_count} runs` : undefined].filter(Boolean).join(' · ') || undefined;
-    item.tooltip = markdownLines([`**${escapeMarkdown(p.name ?? '')}**`, p.description ? escapeMarkdown(String(p.description)) : undefined, `id \`${p.id}\``]);
+    item.description =
+      [experiment ? vscode.l10n.t('experiment') : undefined, typeof p.run_count === 'number' ? vscode.l10n.t('{0} runs', p.run_count) : undefined].filter(Boolean).join(' · ') || undefined;
+    item.tooltip = markdownLines([`**${escapeMarkdown(p.name ?? '')}**`, p.description ? escapeMarkdown(String(p.description)) : undefined, vscode.l10n.t('id {0}', `\`${p.id}\``)]);
     item.contextValue = experiment ? 'project.experiment' : 'project';
     return item;
   }
@@ -81,7 +82,7 @@ export class ProjectNode extends PagedParentNode<Run> {
   }
 
   protected override emptyLabel(): string {
-    return this.filters.errorsOnly ? 'No failed runs' : 'No runs yet';
+    return this.filters.errorsOnly ? vscode.l10n.t('No failed runs') : vscode.l10n.t('No runs yet');
   }
 }
 
@@ -122,20 +123,29 @@ export class RunNode extends PagedParentNode<Run> {
         ? new vscode.ThemeIcon('loading~spin')
         : new vscode.ThemeIcon(RUN_ICONS[type] ?? 'pass', new vscode.ThemeColor('testing.iconPassed'));
     const latency = formatLatency(r.start_time, r.end_time);
-    const tokens = typeof r.total_tokens === 'number' && r.total_tokens > 0 ? `${formatCount(r.total_tokens)} tok` : undefined;
+    const tokens = typeof r.total_tokens === 'number' && r.total_tokens > 0 ? vscode.l10n.t('{0} tok', formatCount(r.total_tokens)) : undefined;
     // What tells runs of one chain apart comes first: when they ran; then how long and how many tokens.
-    item.description = [formatWhen(r.start_time), failed ? 'error' : running ? 'running' : latency, tokens].filter(Boolean).join(' · ');
+    item.description = [formatWhen(r.start_time), failed ? vscode.l10n.t('error') : running ? vscode.l10n.t('running') : latency, tokens].filter(Boolean).join(' · ');
+    const state = failed ? vscode.l10n.t('failed') : running ? vscode.l10n.t('running') : vscode.l10n.t('done');
+    const started = r.start_time != null ? escapeMarkdown(new Date(r.start_time).toLocaleString()) : undefined;
     item.tooltip = markdownLines([
-      `**${escapeMarkdown(r.name ?? '')}** · ${escapeMarkdown(type)} · ${failed ? 'failed' : running ? 'running' : 'done'}`,
-      failed && r.error ? `Error: ${escapeMarkdown(String(r.error).slice(0, 300))}` : undefined,
-      r.start_time != null ? `Started ${escapeMarkdown(new Date(r.start_time).toLocaleString())}${latency ? ` · took ${escapeMarkdown(latency)}` : ''}` : undefined,
-      tokens ? `Tokens: ${formatCount(r.total_tokens as number)} (prompt ${formatCount(Number(r.prompt_tokens ?? 0))}, completion ${formatCount(Number(r.completion_tokens ?? 0))})` : undefined,
-      r.inputs ? `Inputs: ${escapeMarkdown(summarize(r.inputs, 200))}` : undefined,
-      this.shareToken ? 'Shared publicly' : undefined,
-      `id \`${r.id}\``,
+      `**${escapeMarkdown(r.name ?? '')}** · ${escapeMarkdown(type)} · ${state}`,
+      failed && r.error ? vscode.l10n.t('Error: {0}', escapeMarkdown(String(r.error).slice(0, 300))) : undefined,
+      started === undefined ? undefined : latency ? vscode.l10n.t('Started {0} · took {1}', started, escapeMarkdown(latency)) : vscode.l10n.t('Started {0}', started),
+      tokens
+        ? vscode.l10n.t(
+            'Tokens: {0} (prompt {1}, completion {2})',
+            formatCount(r.total_tokens as number),
+            formatCount(Number(r.prompt_tokens ?? 0)),
+            formatCount(Number(r.completion_tokens ?? 0)),
+          )
+        : undefined,
+      r.inputs ? vscode.l10n.t('Inputs: {0}', escapeMarkdown(summarize(r.inputs, 200))) : undefined,
+      this.shareToken ? vscode.l10n.t('Shared publicly') : undefined,
+      vscode.l10n.t('id {0}', `\`${r.id}\``),
     ]);
     item.contextValue = `run.${this.shareToken ? 'shared' : 'unshared'}`;
-    item.command = { command: Commands.openRun, title: 'Open Run', arguments: [this] };
+    item.command = { command: Commands.openRun, title: vscode.l10n.t('Open Run'), arguments: [this] };
     return item;
   }
 
@@ -149,6 +159,6 @@ export class RunNode extends PagedParentNode<Run> {
   }
 
   protected override emptyLabel(): string {
-    return 'No child runs';
+    return vscode.l10n.t('No child runs');
   }
 }

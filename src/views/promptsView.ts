@@ -31,7 +31,7 @@ export class PromptsRoot extends PagedParentNode<PromptRepo> {
   }
 
   treeItem(): vscode.TreeItem {
-    return new vscode.TreeItem('Prompts');
+    return new vscode.TreeItem(vscode.l10n.t('Prompts'));
   }
 
   protected override fixedChildren(): TreeNode[] {
@@ -47,7 +47,7 @@ export class PromptsRoot extends PagedParentNode<PromptRepo> {
   }
 
   protected override emptyLabel(): string {
-    return this.nameQuery ? `No prompt matches “${this.nameQuery}”` : 'No prompts yet';
+    return this.nameQuery ? vscode.l10n.t('No prompt matches “{0}”', this.nameQuery) : vscode.l10n.t('No prompts yet');
   }
 
   override reset(): void {
@@ -64,7 +64,7 @@ export class ArchivedPromptsNode extends PagedParentNode<PromptRepo> {
   }
 
   treeItem(): vscode.TreeItem {
-    return groupItem(this.id, 'Archived prompts', 'archive', 'archivedPrompts');
+    return groupItem(this.id, vscode.l10n.t('Archived prompts'), 'archive', 'archivedPrompts');
   }
 
   protected async openList(): Promise<AsyncIterator<PromptRepo>> {
@@ -76,7 +76,7 @@ export class ArchivedPromptsNode extends PagedParentNode<PromptRepo> {
   }
 
   protected override emptyLabel(): string {
-    return 'No archived prompts';
+    return vscode.l10n.t('No archived prompts');
   }
 }
 
@@ -88,7 +88,7 @@ export class PublicPromptsNode extends PagedParentNode<PromptRepo> {
   }
 
   treeItem(): vscode.TreeItem {
-    return groupItem(this.id, 'Public prompts', 'globe', 'publicPrompts', this.query ? `“${this.query}”` : 'search with the view’s search button');
+    return groupItem(this.id, vscode.l10n.t('Public prompts'), 'globe', 'publicPrompts', this.query ? `“${this.query}”` : vscode.l10n.t('search with the view’s search button'));
   }
 
   protected async openList(): Promise<AsyncIterator<PromptRepo>> {
@@ -105,7 +105,7 @@ export class PublicPromptsNode extends PagedParentNode<PromptRepo> {
   }
 
   protected override emptyLabel(): string {
-    return this.query ? `No public prompt matches “${this.query}”` : 'No public prompts from other workspaces';
+    return this.query ? vscode.l10n.t('No public prompt matches “{0}”', this.query) : vscode.l10n.t('No public prompts from other workspaces');
   }
 }
 
@@ -132,13 +132,13 @@ export class PromptNode extends PagedParentNode<Commit> {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(r.is_archived ? 'archive' : 'comment-discussion');
     item.description = [
-      r.is_public ? 'public' : undefined,
-      r.is_archived ? 'archived' : undefined,
-      typeof r.num_commits === 'number' ? `${r.num_commits} commits` : undefined,
+      r.is_public ? vscode.l10n.t('public') : undefined,
+      r.is_archived ? vscode.l10n.t('archived') : undefined,
+      typeof r.num_commits === 'number' ? vscode.l10n.t('{0} commits', r.num_commits) : undefined,
       typeof r.num_likes === 'number' && r.num_likes > 0 ? `♥ ${r.num_likes}` : undefined,
       formatWhen(r.updated_at),
     ].filter(Boolean).join(' · ');
-    item.tooltip = markdownLines([`**${escapeMarkdown(r.full_name ?? r.repo_handle)}**`, r.description ? escapeMarkdown(String(r.description)) : undefined, r.tags?.length ? `Tags: ${r.tags.map(escapeMarkdown).join(', ')}` : undefined]);
+    item.tooltip = markdownLines([`**${escapeMarkdown(r.full_name ?? r.repo_handle)}**`, r.description ? escapeMarkdown(String(r.description)) : undefined, r.tags?.length ? vscode.l10n.t('Tags: {0}', r.tags.map(escapeMarkdown).join(', ')) : undefined]);
     const liked = !!(r as { liked_by_auth_user?: unknown }).liked_by_auth_user;
     const flags = [this.own ? 'own' : 'other', r.is_public ? 'public' : 'private', r.is_archived ? 'archived' : 'active', liked ? 'liked' : 'unliked'];
     item.contextValue = `prompt.${flags.join('.')}`;
@@ -159,7 +159,7 @@ export class PromptNode extends PagedParentNode<Commit> {
   }
 
   protected override emptyLabel(): string {
-    return 'No commits yet';
+    return vscode.l10n.t('No commits yet');
   }
 }
 
@@ -178,9 +178,13 @@ export class CommitNode extends TreeNode {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.tags.length ? 'tag' : 'git-commit');
     item.description = [this.tags.join(', ') || undefined, formatWhen(c.created_at)].filter(Boolean).join(' · ');
-    item.tooltip = markdownLines([`Commit \`${c.commit_hash}\``, c.created_at ? `Created ${new Date(c.created_at).toLocaleString()}` : undefined, this.tags.length ? `Tags: ${this.tags.map(escapeMarkdown).join(', ')}` : undefined]);
+    item.tooltip = markdownLines([
+      vscode.l10n.t('Commit {0}', `\`${c.commit_hash}\``),
+      c.created_at ? vscode.l10n.t('Created {0}', new Date(c.created_at).toLocaleString()) : undefined,
+      this.tags.length ? vscode.l10n.t('Tags: {0}', this.tags.map(escapeMarkdown).join(', ')) : undefined,
+    ]);
     item.contextValue = `commit.${this.promptNode.own ? 'own' : 'other'}.${this.tags.length ? 'tagged' : 'untagged'}`;
-    item.command = { command: Commands.openCommit, title: 'Open Commit', arguments: [this] };
+    item.command = { command: Commands.openCommit, title: vscode.l10n.t('Open Commit'), arguments: [this] };
     return item;
   }
 }

@@ -14,7 +14,7 @@ export class QueuesRoot extends PagedParentNode<AnnotationQueue> {
   }
 
   treeItem(): vscode.TreeItem {
-    return new vscode.TreeItem('Annotation Queues');
+    return new vscode.TreeItem(vscode.l10n.t('Annotation Queues'));
   }
 
   protected async openList(): Promise<AsyncIterator<AnnotationQueue>> {
@@ -27,7 +27,7 @@ export class QueuesRoot extends PagedParentNode<AnnotationQueue> {
   }
 
   protected override emptyLabel(): string {
-    return 'No annotation queues yet';
+    return vscode.l10n.t('No annotation queues yet');
   }
 }
 
@@ -47,12 +47,12 @@ export class QueueNode extends PagedParentNode<QueueRun> {
     const item = new vscode.TreeItem(q.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('checklist');
-    item.description = typeof size === 'number' ? `${size} run${size === 1 ? '' : 's'}` : undefined;
+    item.description = typeof size === 'number' ? (size === 1 ? vscode.l10n.t('1 run') : vscode.l10n.t('{0} runs', size)) : undefined;
     item.tooltip = markdownLines([
       `**${escapeMarkdown(q.name)}**`,
       q.description ? escapeMarkdown(String(q.description)) : undefined,
-      q.rubric_instructions ? `Rubric: ${escapeMarkdown(String(q.rubric_instructions))}` : undefined,
-      `id \`${q.id}\``,
+      q.rubric_instructions ? vscode.l10n.t('Rubric: {0}', escapeMarkdown(String(q.rubric_instructions))) : undefined,
+      vscode.l10n.t('id {0}', `\`${q.id}\``),
     ]);
     item.contextValue = 'queue';
     return item;
@@ -68,7 +68,7 @@ export class QueueNode extends PagedParentNode<QueueRun> {
   }
 
   protected override emptyLabel(): string {
-    return 'The queue is empty';
+    return vscode.l10n.t('The queue is empty');
   }
 }
 
@@ -90,15 +90,17 @@ export class QueueRunNode extends TreeNode {
     item.iconPath = reviewed ? new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed')) : new vscode.ThemeIcon('circle-large-outline');
     const asked = summarize((r as { inputs?: unknown }).inputs, 50);
     // What the run was asked differs most between neighbours, so it comes before when it was added.
-    item.description = [asked ? `“${asked}”` : undefined, r.added_at ? `added ${formatWhen(r.added_at)}` : undefined, reviewed ? 'reviewed' : undefined].filter(Boolean).join(' · ');
+    item.description = [asked ? `“${asked}”` : undefined, r.added_at ? vscode.l10n.t('added {0}', formatWhen(r.added_at) ?? '') : undefined, reviewed ? vscode.l10n.t('reviewed') : undefined]
+      .filter(Boolean)
+      .join(' · ');
     item.tooltip = markdownLines([
-      `**${escapeMarkdown(r.name ?? '')}** · ${escapeMarkdown(r.run_type ?? 'run')} · ${reviewed ? 'reviewed' : 'not reviewed yet'}`,
-      asked ? `Inputs: ${escapeMarkdown(summarize((r as { inputs?: unknown }).inputs, 300))}` : undefined,
-      r.added_at ? `Added to the queue ${escapeMarkdown(new Date(r.added_at).toLocaleString())}` : undefined,
-      `run id \`${r.id}\``,
+      `**${escapeMarkdown(r.name ?? '')}** · ${escapeMarkdown(r.run_type ?? 'run')} · ${reviewed ? vscode.l10n.t('reviewed') : vscode.l10n.t('not reviewed yet')}`,
+      asked ? vscode.l10n.t('Inputs: {0}', escapeMarkdown(summarize((r as { inputs?: unknown }).inputs, 300))) : undefined,
+      r.added_at ? vscode.l10n.t('Added to the queue {0}', escapeMarkdown(new Date(r.added_at).toLocaleString())) : undefined,
+      vscode.l10n.t('run id {0}', `\`${r.id}\``),
     ]);
     item.contextValue = 'queueRun';
-    item.command = { command: Commands.openRun, title: 'Open Run', arguments: [this] };
+    item.command = { command: Commands.openRun, title: vscode.l10n.t('Open Run'), arguments: [this] };
     return item;
   }
 }

@@ -79,23 +79,23 @@ export function groupItem(id: string, label: string, icon: string, contextValue:
 export function errorNode(parent: TreeNode | undefined, idPrefix: string, err: unknown): MessageNode {
   const id = `${idPrefix}/error`;
   if (err instanceof NotSignedInError) {
-    return new MessageNode(id, parent, 'Sign in to LangSmith…', { icon: 'sign-in', command: { command: Commands.signIn, title: 'Sign In' } });
+    return new MessageNode(id, parent, vscode.l10n.t('Sign in to LangSmith…'), { icon: 'sign-in', command: { command: Commands.signIn, title: vscode.l10n.t('Sign In') } });
   }
   if (err instanceof LangSmithAuthError) {
-    return new MessageNode(id, parent, 'The API key was rejected — sign in again…', {
+    return new MessageNode(id, parent, vscode.l10n.t('The API key was rejected — sign in again…'), {
       icon: 'warning',
       tooltip: err.message,
-      command: { command: Commands.signIn, title: 'Sign In' },
+      command: { command: Commands.signIn, title: vscode.l10n.t('Sign In') },
     });
   }
   if (err instanceof LangSmithNotFoundError) {
-    return new MessageNode(id, parent, 'Not found — it may have been deleted. Refresh.', { icon: 'warning', tooltip: err.message });
+    return new MessageNode(id, parent, vscode.l10n.t('Not found — it may have been deleted. Refresh.'), { icon: 'warning', tooltip: err.message });
   }
   const message = err instanceof Error ? err.message : String(err);
-  return new MessageNode(id, parent, `Could not load: ${message}`, {
+  return new MessageNode(id, parent, vscode.l10n.t('Could not load: {0}', message), {
     icon: 'error',
-    tooltip: `${message}\n\nClick to see the LangSmith log.`,
-    command: { command: Commands.showLog, title: 'Show Log' },
+    tooltip: `${message}\n\n${vscode.l10n.t('Click to see the LangSmith log.')}`,
+    command: { command: Commands.showLog, title: vscode.l10n.t('Show Log') },
   });
 }
 
@@ -176,12 +176,12 @@ export class LoadMoreNode extends TreeNode {
   }
 
   treeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(vscode.l10n.t('Load more…'), vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('ellipsis');
-    item.tooltip = `${this.shown} shown; load the next page`;
+    item.tooltip = vscode.l10n.t('{0} shown; load the next page', this.shown);
     item.contextValue = 'loadMore';
-    item.command = { command: Commands.loadMore, title: 'Load More', arguments: [this] };
+    item.command = { command: Commands.loadMore, title: vscode.l10n.t('Load More'), arguments: [this] };
     return item;
   }
 }
@@ -213,7 +213,7 @@ export abstract class PagedParentNode<T> extends TreeNode {
   /** A view's invisible root: its children are the view's top-level items. */
   hidden = false;
   protected emptyLabel(): string {
-    return 'Nothing here yet';
+    return vscode.l10n.t('Nothing here yet');
   }
   /** Fixed nodes shown before the paged list (e.g. "Splits", "Versions"). */
   protected fixedChildren(): TreeNode[] {

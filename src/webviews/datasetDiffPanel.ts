@@ -67,7 +67,7 @@ export const datasetDiffApp: PanelApp<DatasetDiffKey, typeof DatasetDiffReady.re
 };
 
 function diffTitle(datasetName: string, key: Pick<DatasetDiffKey, 'from' | 'to'>): string {
-  return `${datasetName || 'Dataset'}: ${key.from.label} → ${key.to.label}`;
+  return `${datasetName || vscode.l10n.t('Dataset')}: ${key.from.label} → ${key.to.label}`;
 }
 
 /** Errors the webview branches on get their code; the rest are reported as they are. */
@@ -235,16 +235,16 @@ class DiffSession {
   async open(exampleId: string, how: 'diff' | 'edit', signal: AbortSignal): Promise<Record<string, never>> {
     const ids = await abortable(this.ids(), signal);
     const kind = ids.kindOf.get(exampleId);
-    if (!kind) throw new RequestError('invalidParams', 'That example is not part of this diff.');
+    if (!kind) throw new RequestError('invalidParams', vscode.l10n.t('That example is not part of this diff.'));
     const { from, to, datasetId } = this.key;
     if (how === 'edit') {
-      if (kind === 'removed') throw new RequestError('invalidParams', `That example was removed in ${to.label}: there is nothing to edit.`);
+      if (kind === 'removed') throw new RequestError('invalidParams', vscode.l10n.t('That example was removed in {0}: there is nothing to edit.', to.label));
       await vscode.commands.executeCommand(Commands.editExample, { datasetId, exampleId });
       return {};
     }
     const short = exampleId.slice(0, 8);
     const side = (version: typeof from) => documentUri('exampleVersion', JSON.stringify({ exampleId, asOf: version.asOf }), `example-${short}@${version.label}`);
-    await vscode.commands.executeCommand('vscode.diff', side(from), side(to), `Example ${short}: ${from.label} ↔ ${to.label}`, { preview: true });
+    await vscode.commands.executeCommand('vscode.diff', side(from), side(to), vscode.l10n.t('Example {0}: {1} ↔ {2}', short, from.label, to.label), { preview: true });
     return {};
   }
 }

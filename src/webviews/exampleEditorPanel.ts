@@ -97,7 +97,7 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
     return key.success && UUID.test(key.data.datasetId) && UUID.test(key.data.exampleId) ? key.data : undefined;
   },
   keyId: (key) => key.exampleId,
-  title: (key) => (key.isNew ? 'New Example' : 'Example'),
+  title: (key) => (key.isNew ? vscode.l10n.t('New Example') : vscode.l10n.t('Example')),
 
   open({ host, key, services, panels, setTitle }) {
     const files = new Map<string, { name: string; mimeType: string; bytes: Uint8Array }>();
@@ -116,9 +116,9 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
         c.datasets.listSplits({ datasetId: key.datasetId, signal }),
         readExample(c, key.exampleId, signal),
       ]);
-      if (!example && !key.isNew) throw new RequestError('requestFailed', 'This example no longer exists: it was deleted from the dataset.');
+      if (!example && !key.isNew) throw new RequestError('requestFailed', vscode.l10n.t('This example no longer exists: it was deleted from the dataset.'));
       known = example ? snapshot(example) : null;
-      baseTitle = known ? `Example · ${summary(known.inputs)}` : `New Example · ${dataset.name}`;
+      baseTitle = known ? vscode.l10n.t('Example · {0}', summary(known.inputs)) : vscode.l10n.t('New Example · {0}', dataset.name);
       showTitle();
       const draft = recovered.get(key.exampleId) ?? null;
       recovered.delete(key.exampleId);
@@ -138,7 +138,7 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
       const server = current ? snapshot(current) : null;
       const changed = base === null ? server !== null : server === null || server.modifiedAt !== base;
       if (changed && !force) return { status: 'conflict' as const, server };
-      for (const { token } of attachments.add) if (!files.has(token)) throw new RequestError('invalidParams', 'An attached file is no longer held: attach it again.');
+      for (const { token } of attachments.add) if (!files.has(token)) throw new RequestError('invalidParams', vscode.l10n.t('An attached file is no longer held: attach it again.'));
       const added = Object.fromEntries(attachments.add.map(({ token, name }) => {
         const f = files.get(token)!;
         return [name, { mimeType: f.mimeType, data: f.bytes }];
@@ -168,11 +168,11 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
       }
       for (const { token } of attachments.add) files.delete(token);
       const saved = await readExample(c, key.exampleId, signal);
-      if (!saved) throw new RequestError('requestFailed', 'The example was saved but could not be read back.');
+      if (!saved) throw new RequestError('requestFailed', vscode.l10n.t('The example was saved but could not be read back.'));
       known = snapshot(saved);
       dirty = false;
       lastDraft = null;
-      baseTitle = `Example · ${summary(known.inputs)}`;
+      baseTitle = vscode.l10n.t('Example · {0}', summary(known.inputs));
       showTitle();
       services.log.info(`Saved example ${key.exampleId} of dataset ${key.datasetId}.`);
       services.refreshDataset(key.datasetId);
@@ -184,16 +184,18 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
       const current = await readExample(c, key.exampleId, signal);
       const left = setDraft(`${key.exampleId}-server`, 'example-on-server', draftText(current ? snapshot(current) : null));
       const right = setDraft(`${key.exampleId}-draft`, 'example-yours', draftText(draft));
-      await vscode.commands.executeCommand('vscode.diff', left, right, `Example: on the server ↔ yours`, { preview: true });
+      await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('Example: on the server ↔ yours'), { preview: true });
       return {};
     });
 
     host.router.onRequest(PickAttachment, async () => {
-      const uri = await prompter().openFile({ title: 'Attach a file to the example', openLabel: 'Attach', canSelectFiles: true, canSelectFolders: false });
+      const uri = await prompter().openFile({ title: vscode.l10n.t('Attach a file to the example'), openLabel: vscode.l10n.t('Attach'), canSelectFiles: true, canSelectFolders: false });
       if (!uri) return null;
       const stat = await vscode.workspace.fs.stat(uri);
       const name = path.basename(uri.path);
-      if (stat.size > MAX_ATTACHMENT_BYTES) throw new RequestError('invalidParams', `${name} is ${(stat.size / 1024 / 1024).toFixed(1)} MB; attachments can be at most ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB.`);
+      if (stat.size > MAX_ATTACHMENT_BYTES) {
+        throw new RequestError('invalidParams', vscode.l10n.t('{0} is {1} MB; attachments can be at most {2} MB.', name, (stat.size / 1024 / 1024).toFixed(1), MAX_ATTACHMENT_BYTES / 1024 / 1024));
+      }
       const bytes = await vscode.workspace.fs.readFile(uri);
       const token = randomUUID();
       files.set(token, { name, mimeType: mimeOf(name), bytes });
@@ -204,12 +206,12 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
       const c = await client();
       const current = await readExample(c, key.exampleId, signal);
       const attachment = current?.attachments?.[name];
-      if (!attachment) throw new RequestError('invalidParams', `The example has no attachment named “${name}” (save first to open a new one).`);
+      if (!attachment) throw new RequestError('invalidParams', vscode.l10n.t('The example has no attachment named “{0}” (save first to open a new one).', name));
       const url = new URL(attachment.presigned_url);
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RequestError('requestFailed', 'The attachment link is not a web address.');
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RequestError('requestFailed', vscode.l10n.t('The attachment link is not a web address.'));
       // A presigned link: no API key goes with it.
       const res = await fetch(url, { signal });
-      if (!res.ok) throw new RequestError('requestFailed', `Downloading “${name}” failed: ${res.status} ${res.statusText}.`);
+      if (!res.ok) throw new RequestError('requestFailed', vscode.l10n.t('Downloading “{0}” failed: {1} {2}.', name, res.status, res.statusText));
       const bytes = new Uint8Array(await res.arrayBuffer());
       // The server's name never becomes a path: the copy gets a fresh name with a plain extension.
       const file = vscode.Uri.file(path.join(os.tmpdir(), 'langsmith-attachments', `${randomUUID()}${extensionFor(name, attachment.mime_type ?? '')}`));
@@ -247,10 +249,11 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
         if (!dirty || !lastDraft) return;
         // The tab was closed with unsaved changes: nothing the user wrote is dropped without asking.
         const draft = lastDraft;
+        const reopen = vscode.l10n.t('Reopen');
         void vscode.window
-          .showWarningMessage(`“${baseTitle}” was closed with unsaved changes.`, { modal: false }, 'Reopen', 'Discard')
+          .showWarningMessage(vscode.l10n.t('“{0}” was closed with unsaved changes.', baseTitle), { modal: false }, reopen, vscode.l10n.t('Discard'))
           .then((choice) => {
-            if (choice !== 'Reopen') return;
+            if (choice !== reopen) return;
             recovered.set(key.exampleId, draft);
             void panels.show(Panels.exampleEditor, key);
           });

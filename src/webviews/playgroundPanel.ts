@@ -109,10 +109,10 @@ function inputValues(file: PromptFile, raw: Record<string, string>): Record<stri
     try {
       parsed = JSON.parse(value);
     } catch {
-      throw new RequestError('invalidParams', `${name} is a placeholder for messages: give a JSON list such as [{"role": "human", "content": "Hi"}].`);
+      throw new RequestError('invalidParams', vscode.l10n.t('{0} is a placeholder for messages: give a JSON list such as {1}.', name, '[{"role": "human", "content": "Hi"}]'));
     }
     if (!Array.isArray(parsed) || !parsed.every((m) => m && typeof m === 'object' && typeof m.role === 'string' && typeof m.content === 'string')) {
-      throw new RequestError('invalidParams', `${name} must be a JSON list of {"role", "content"} messages.`);
+      throw new RequestError('invalidParams', vscode.l10n.t('{0} must be a JSON list of {1} messages.', name, '{"role", "content"}'));
     }
     values[name] = parsed;
   }
@@ -125,13 +125,13 @@ function describeRunError(e: unknown, endpoint: ModelEndpoint): { error: string;
   const status = (e as { status?: unknown })?.status;
   const name = e instanceof Error ? e.name : '';
   let hint: string | null = null;
-  if (status === 401 || status === 403) hint = 'The model endpoint refused the key. Set its key with Configure… (LangSmith: Configure Playground Model).';
-  else if (status === 429) hint = 'The endpoint is rate limiting (or out of quota). Wait a moment and run again.';
-  else if (status === 404) hint = `Check the endpoint URL (the API root, such as https://api.openai.com/v1; now ${endpoint.url ?? 'none'}) and the model name.`;
-  else if (status === 400 || status === 422) hint = 'The endpoint refused the request: check the model name and settings.';
-  else if (typeof status === 'number' && status >= 500) hint = 'The endpoint failed; try again in a moment.';
-  else if (name === 'LangSmithTimeoutError') hint = `${endpoint.url ?? 'The endpoint'} did not answer in time. Is it running?`;
-  else if (status === undefined && name === 'LangSmithError') hint = `Is ${endpoint.url ?? 'the endpoint'} running and reachable? Change it with Configure….`;
+  if (status === 401 || status === 403) hint = vscode.l10n.t('The model endpoint refused the key. Set its key with Configure… (LangSmith: Configure Playground Model).');
+  else if (status === 429) hint = vscode.l10n.t('The endpoint is rate limiting (or out of quota). Wait a moment and run again.');
+  else if (status === 404) hint = vscode.l10n.t('Check the endpoint URL (the API root, such as {0}; now {1}) and the model name.', 'https://api.openai.com/v1', endpoint.url ?? vscode.l10n.t('none'));
+  else if (status === 400 || status === 422) hint = vscode.l10n.t('The endpoint refused the request: check the model name and settings.');
+  else if (typeof status === 'number' && status >= 500) hint = vscode.l10n.t('The endpoint failed; try again in a moment.');
+  else if (name === 'LangSmithTimeoutError') hint = endpoint.url ? vscode.l10n.t('{0} did not answer in time. Is it running?', endpoint.url) : vscode.l10n.t('The endpoint did not answer in time. Is it running?');
+  else if (status === undefined && name === 'LangSmithError') hint = vscode.l10n.t('Is {0} running and reachable? Change it with Configure….', endpoint.url ?? vscode.l10n.t('the endpoint'));
   return { error: message.slice(0, 2000), hint };
 }
 
@@ -143,7 +143,7 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
     return key.data.kind === 'commit' || fileUri(key.data) ? key.data : undefined;
   },
   keyId,
-  title: (key) => `Run · ${titleOf(key)}`,
+  title: (key) => vscode.l10n.t('Run · {0}', titleOf(key)),
 
   open({ host, key, services }) {
     const uri = fileUri(key);
@@ -178,7 +178,12 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
         if (parsed.file && !parsed.problems.some((p) => p.severity === 'error')) return { file: parsed.file, problem: null };
         const first = parsed.problems.find((p) => p.severity === 'error');
         const where = first ? doc.positionAt(Math.min(first.offset, doc.getText().length)) : undefined;
-        return { file: null, problem: `Fix the problems in ${titleOf(key)} to run it${first ? `: ${first.message} (line ${(where?.line ?? 0) + 1})` : '.'}` };
+        return {
+          file: null,
+          problem: first
+            ? vscode.l10n.t('Fix the problems in {0} to run it: {1} (line {2})', titleOf(key), first.message, (where?.line ?? 0) + 1)
+            : vscode.l10n.t('Fix the problems in {0} to run it.', titleOf(key)),
+        };
       }
       if (commitPrompt?.file) return commitPrompt;
       try {
@@ -187,7 +192,7 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
         commitPrompt = { file: format.fromManifest(pulled.manifest, { identifier: key.identifier }), problem: null };
       } catch (e) {
         if (signal.aborted) throw e;
-        commitPrompt = { file: null, problem: `Could not read ${titleOf(key)}: ${e instanceof Error ? e.message : String(e)}` };
+        commitPrompt = { file: null, problem: vscode.l10n.t('Could not read {0}: {1}', titleOf(key), e instanceof Error ? e.message : String(e)) };
       }
       return commitPrompt;
     }
@@ -262,7 +267,7 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
           await t.tracer.flush();
           t.pendingRuns.clear();
         } catch (e) {
-          failure = `Traces to ${project} not sent (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); kept for the next run or Send now.`;
+          failure = vscode.l10n.t('Traces to {0} not sent ({1}); kept for the next run or Send now.', project, e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e));
           services.log.warn(`Playground: ${failure}`);
         }
       }
@@ -271,7 +276,7 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
 
     host.router.onRequest(RunPrompt, async (params, { signal }) => {
       const loaded = await loadPrompt(signal);
-      if (!loaded.file) throw new RequestError('invalidParams', loaded.problem ?? 'The prompt cannot be read.');
+      if (!loaded.file) throw new RequestError('invalidParams', loaded.problem ?? vscode.l10n.t('The prompt cannot be read.'));
       const file = loaded.file;
       const api = await services.clients.api();
       const template = await templateOf(file);
@@ -286,7 +291,7 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
       }
       const connection = await services.clients.connection.current();
       const endpoint = await resolveModelEndpoint(services.secrets, connection);
-      if (!endpoint.url) throw new RequestError('invalidParams', 'No model endpoint is set: choose Configure… to set an OpenAI-compatible endpoint (OpenAI, Azure OpenAI, Ollama, vLLM).');
+      if (!endpoint.url) throw new RequestError('invalidParams', vscode.l10n.t('No model endpoint is set: choose Configure… to set an OpenAI-compatible endpoint (OpenAI, Azure OpenAI, Ollama, vLLM).'));
       const modelName = params.model.model.trim() || endpoint.defaultModel;
       let model;
       try {
@@ -332,7 +337,7 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
         },
       };
       const input = { ...values, ...(params.chat ? { [FOLLOW_UP.inputKey]: followUp } : {}) };
-      const onPanelClosed = () => ctl.abort(new Error('panel closed'));
+      const onPanelClosed = () => ctl.abort(new Error(vscode.l10n.t('The panel was closed.')));
       host.signal.addEventListener('abort', onPanelClosed, { once: true });
 
       const started = Date.now();
@@ -383,7 +388,7 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
 
     host.router.onRequest(StopRun, async ({ runId }) => {
       const ctl = running.get(runId);
-      ctl?.abort(new Error('Stopped'));
+      ctl?.abort(new Error(vscode.l10n.t('Stopped.')));
       return { stopped: !!ctl };
     });
 
@@ -396,7 +401,7 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
 
     host.router.onRequest(RevealTrace, async ({ runId }) => {
       const project = tracedTo.get(runId);
-      if (!project) throw new RequestError('invalidParams', 'That run was not traced.');
+      if (!project) throw new RequestError('invalidParams', vscode.l10n.t('That run was not traced.'));
       await vscode.commands.executeCommand(Commands.revealRun, { projectName: project, runId });
       return {};
     });
@@ -409,12 +414,12 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
 
     host.router.onRequest(FlushTraces, async () => {
       const status = await flush();
-      if (status.status === 'failed') throw new RequestError('requestFailed', status.message ?? 'The traces were not sent.');
+      if (status.status === 'failed') throw new RequestError('requestFailed', status.message ?? vscode.l10n.t('The traces were not sent.'));
       return { pending: status.pending };
     });
 
     host.router.onRequest(OpenSource, async () => {
-      if (!uri) throw new RequestError('invalidParams', 'This prompt is a commit, not a file.');
+      if (!uri) throw new RequestError('invalidParams', vscode.l10n.t('This prompt is a commit, not a file.'));
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { viewColumn: vscode.ViewColumn.One });
       return {};
     });
@@ -442,7 +447,7 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
       state: (signal) => state(signal),
       dispose() {
         clearTimeout(timer);
-        for (const ctl of running.values()) ctl.abort(new Error('panel closed'));
+        for (const ctl of running.values()) ctl.abort(new Error(vscode.l10n.t('The panel was closed.')));
         for (const s of subscriptions) s.dispose();
         // Runs of a closed panel still reach LangSmith.
         void flushOnClose(tracers, services);

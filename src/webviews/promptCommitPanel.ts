@@ -79,7 +79,7 @@ export const promptCommitApp: PanelApp<PromptCommitKey, typeof PromptCommitReady
     return key.success && fileUri(key.data) ? key.data : undefined;
   },
   keyId: (key) => key.uri,
-  title: (key) => `Push · ${path.posix.basename(fileUri(key)?.path ?? 'prompt')}`,
+  title: (key) => vscode.l10n.t('Push · {0}', path.posix.basename(fileUri(key)?.path ?? 'prompt')),
 
   open({ host, key, services }) {
     const uri = fileUri(key)!;
@@ -135,7 +135,12 @@ export const promptCommitApp: PanelApp<PromptCommitKey, typeof PromptCommitReady
       const parsed = await parsePromptDocument(doc);
       if (!parsed.file) {
         const first = parsed.problems.find((p) => p.severity === 'error');
-        throw new RequestError('invalidParams', `Fix the problems in ${path.posix.basename(uri.path)} first${first ? `: ${first.message}` : ''}. Nothing was pushed.`);
+        throw new RequestError(
+          'invalidParams',
+          first
+            ? vscode.l10n.t('Fix the problems in {0} first: {1}. Nothing was pushed.', path.posix.basename(uri.path), first.message)
+            : vscode.l10n.t('Fix the problems in {0} first. Nothing was pushed.', path.posix.basename(uri.path)),
+        );
       }
       const format = await promptFormat();
       const outcome = await format.pushPromptFile(await client(), parsed.file, { expectedParent: parent, description, commitTags: tags, create: create ?? undefined, signal });
@@ -157,7 +162,7 @@ export const promptCommitApp: PanelApp<PromptCommitKey, typeof PromptCommitReady
     });
 
     host.router.onRequest(OpenCommit, async ({ hash }) => {
-      if (!/^[0-9a-f]{6,64}$/i.test(hash) || !remote) throw new RequestError('invalidParams', 'Unknown commit.');
+      if (!/^[0-9a-f]{6,64}$/i.test(hash) || !remote) throw new RequestError('invalidParams', vscode.l10n.t('Unknown commit.'));
       await showDocument(promptCommitUri({ identifier: remote.target.identifier, commit: hash }));
       return {};
     });
