@@ -4,24 +4,16 @@
 // walkthrough opens and its first step's button runs its command.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../harness/localServer';
-import { contextMenu, eventually, openLangSmithContainer, openWorkbench, runCommand, screenshot, type Workbench } from './workbench';
+import type { TestServer } from '../harness/localServer';
+import { contextMenu, eventually, openLangSmithContainer, runCommand, screenshot, sidebar, treeRow, withDemoWorkbench, type Workbench } from './workbench';
 
 describe('the first five minutes', function () {
   let wb: Workbench;
   let server: TestServer;
-  const key = 'local-dev-key';
-  const sidebar = (page: Page) => page.locator('.part.sidebar');
-  const row = (page: Page, name: string | RegExp) => sidebar(page).getByRole('treeitem', { name }).first();
+  const row = treeRow;
 
-  before(async () => {
-    server = await startTestServer({ seed: 'demo' });
-    wb = await openWorkbench({ LANGSMITH_ENDPOINT: server.url, LANGSMITH_API_KEY: key });
-  });
-  after(async () => {
-    await wb?.close();
-    await server?.close();
-  });
+  const demo = withDemoWorkbench();
+  before(() => ({ wb, server } = demo()));
 
   /** Drags the sidebar's edge so that it is `width` pixels wide. */
   async function sidebarWidth(page: Page, width: number): Promise<number> {

@@ -1,10 +1,9 @@
 // The user flows of the extension, clicked in the real workbench with the packaged .vsix, against a local
 // server with demo data: sign in, add two selected runs to an annotation queue, share a dataset.
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import { getJson } from '../harness/http';
-import { startTestServer, type TestServer } from '../harness/localServer';
-import { eventually, contextMenu, openLangSmithContainer, openWorkbench, screenshot, type Workbench } from './workbench';
+import type { TestServer } from '../harness/localServer';
+import { contextMenu, eventually, openLangSmithContainer, screenshot, sidebar, treeRow, withDemoWorkbench, type Workbench } from './workbench';
 
 
 describe('user flows', function () {
@@ -12,17 +11,10 @@ describe('user flows', function () {
   let server: TestServer;
   const key = 'local-dev-key';
   const api = <T>(path: string): Promise<T> => getJson<T>(server, path);
-  const sidebar = (page: Page) => page.locator('.part.sidebar');
-  const row = (page: Page, name: string | RegExp) => sidebar(page).getByRole('treeitem', { name }).first();
+  const row = treeRow;
 
-  before(async () => {
-    server = await startTestServer({ seed: 'demo' });
-    wb = await openWorkbench();
-  });
-  after(async () => {
-    await wb?.close();
-    await server?.close();
-  });
+  const demo = withDemoWorkbench({ signedIn: false });
+  before(() => ({ wb, server } = demo()));
 
   it('signs in through the UI: endpoint, a rejected key, then the right one', async () => {
     const { page } = wb;

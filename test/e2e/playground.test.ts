@@ -3,12 +3,10 @@
 // local-echo model, then switch to Chat and send a follow-up that carries the conversation; both runs are traced
 // to the playground project, and Show trace selects the run (with its children) in the Projects view.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { getJson, okJson } from '../harness/http';
-import { startTestServer, type TestServer } from '../harness/localServer';
-import { eventually, openWorkbench, ROOT, screenshot, webviewFrame, type Workbench } from './workbench';
+import type { TestServer } from '../harness/localServer';
+import { eventually, openFile, screenshot, webviewFrame, withDemoWorkbench, type Workbench } from './workbench';
 
 interface RunJson {
   id: string;
@@ -23,39 +21,14 @@ describe('playground in the workbench', function () {
   let wb: Workbench;
   let server: TestServer;
 
-  before(async () => {
-    // Paced like `npm start`, so the answer is seen streaming.
-    server = await startTestServer({ seed: 'demo', chatDelayMs: 25 });
-    wb = await openWorkbench({ LANGSMITH_ENDPOINT: server.url, LANGSMITH_API_KEY: 'local-dev-key' });
-    const dir = path.join(wb.server.workspace, 'prompts');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.copyFileSync(path.join(ROOT, 'scripts/demo/demo-summarizer.prompt.yaml'), path.join(dir, 'demo-summarizer.prompt.yaml'));
-  });
-  after(async () => {
-    await wb?.close();
-    await server?.close();
-  });
+  // Paced like `npm start`, so the answer is seen streaming; the demo prompt file in the workspace.
+  const demo = withDemoWorkbench({ server: { chatDelayMs: 25 }, promptFile: true });
+  before(() => ({ wb, server } = demo()));
 
   async function playgroundRuns(): Promise<RunJson[]> {
     const projects = await getJson<{ id: string }[]>(server, '/sessions?name=playground');
     if (!projects[0]) return [];
     return (await okJson<{ runs: RunJson[] }>(server, 'POST', '/runs/query', { session: [projects[0].id], limit: 100 })).runs;
-  }
-
-  async function openFile(page: Page, name: string) {
-    await eventually(async () => {
-      await page.keyboard.press('Control+P');
-      const input = page.locator('.quick-input-widget input');
-      await input.fill(name);
-      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
-      if (!(await row.waitFor({ timeout: 3_000 }).then(() => true, () => false))) {
-        await page.keyboard.press('Escape');
-        return null;
-      }
-      await input.press('Enter');
-      return true;
-    }, 30_000);
-    await page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 15_000 });
   }
 
   async function finished(frame: Frame): Promise<string> {

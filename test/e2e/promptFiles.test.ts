@@ -3,12 +3,9 @@
 // parent and the tag) in the Prompts tree and on the server, then compare the file with an older commit in
 // VS Code's diff editor. Screenshots of each step.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { getJson } from '../harness/http';
-import { startTestServer, type TestServer } from '../harness/localServer';
-import { eventually, openLangSmithContainer, openWorkbench, ROOT, screenshot, webviewFrame, type Workbench } from './workbench';
+import type { TestServer } from '../harness/localServer';
+import { eventually, openFile, openLangSmithContainer, screenshot, sidebar, webviewFrame, withDemoWorkbench, type Workbench } from './workbench';
 
 interface CommitJson {
   commit_hash: string;
@@ -18,39 +15,12 @@ interface CommitJson {
 describe('prompt files in the workbench', function () {
   let wb: Workbench;
   let server: TestServer;
-  const key = 'local-dev-key';
   const api = <T>(path: string): Promise<T> => getJson<T>(server, path);
   const commits = async () => (await api<{ commits: CommitJson[] }>('/commits/-/demo-summarizer/?limit=100')).commits;
-  const sidebar = (page: Page) => page.locator('.part.sidebar');
 
-  before(async () => {
-    server = await startTestServer({ seed: 'demo' });
-    wb = await openWorkbench({ LANGSMITH_ENDPOINT: server.url, LANGSMITH_API_KEY: key });
-    // The demo prompt file `npm start` puts in its workspace.
-    const dir = path.join(wb.server.workspace, 'prompts');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.copyFileSync(path.join(ROOT, 'scripts/demo/demo-summarizer.prompt.yaml'), path.join(dir, 'demo-summarizer.prompt.yaml'));
-  });
-  after(async () => {
-    await wb?.close();
-    await server?.close();
-  });
-
-  async function openFile(page: Page, name: string) {
-    await eventually(async () => {
-      await page.keyboard.press('Control+P');
-      const input = page.locator('.quick-input-widget input');
-      await input.fill(name);
-      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
-      if (!(await row.waitFor({ timeout: 3_000 }).then(() => true, () => false))) {
-        await page.keyboard.press('Escape');
-        return null;
-      }
-      await input.press('Enter');
-      return true;
-    }, 30_000);
-    await page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 15_000 });
-  }
+  // The demo prompt file `npm start` puts in its workspace.
+  const demo = withDemoWorkbench({ promptFile: true });
+  before(() => ({ wb, server } = demo()));
 
   it('pushes a changed message of the demo prompt file as a commit tagged production', async () => {
     const { page } = wb;

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
 import { getJson } from '../harness/http';
-import { startTestServer, type TestServer } from '../harness/localServer';
+import type { TestServer } from '../harness/localServer';
 import { LangSmithClient } from '../../src/client';
-import { eventually, openLangSmithContainer, openWorkbench, runCommand, screenshot, webviewFrame, type Workbench } from './workbench';
+import { eventually, openLangSmithContainer, runCommand, screenshot, sidebar, treeRow, webviewFrame, withDemoWorkbench, type Workbench } from './workbench';
 
 
 interface ExampleJson {
@@ -22,20 +22,15 @@ describe('webview apps in the workbench', function () {
   let server: TestServer;
   const key = 'local-dev-key';
   const api = <T>(path: string): Promise<T> => getJson<T>(server, path);
-  const sidebar = (page: Page) => page.locator('.part.sidebar');
-  const row = (page: Page, name: string | RegExp) => sidebar(page).getByRole('treeitem', { name }).first();
+  const row = treeRow;
   let datasetId: string;
   let northwind: ExampleJson;
 
+  const demo = withDemoWorkbench();
   before(async () => {
-    server = await startTestServer({ seed: 'demo' });
-    wb = await openWorkbench({ LANGSMITH_ENDPOINT: server.url, LANGSMITH_API_KEY: key });
+    ({ wb, server } = demo());
     [{ id: datasetId }] = await api<{ id: string }[]>('/datasets?name=demo-invoices');
     northwind = (await api<ExampleJson[]>(`/examples?dataset=${datasetId}`)).find((e) => JSON.stringify(e.inputs).includes('Northwind'))!;
-  });
-  after(async () => {
-    await wb?.close();
-    await server?.close();
   });
 
   async function openNorthwind(page: Page): Promise<Frame> {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { EXTENSION_ID, launchBrowser, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/lib/vscode.mjs';
+import { startTestServer, type TestServer, type TestServerOptions } from '../harness/localServer';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const VSIX = path.join(ROOT, 'dist/langsmith-workbench.vsix');
@@ -141,4 +142,67 @@ export async function eventually<T>(probe: () => Promise<T | null | undefined>, 
     if (Date.now() > deadline) throw new Error('the expected change did not happen in time');
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** The primary sidebar (the LangSmith container once opened). */
+export function sidebar(page: Page): Locator {
+  return page.locator('.part.sidebar');
+}
+
+/** A row of a sidebar tree by its accessible name. */
+export function treeRow(page: Page, name: string | RegExp): Locator {
+  return sidebar(page).getByRole('treeitem', { name }).first();
+}
+
+/** Opens a workspace file by name with Quick Open, waiting until the palette knows the file. */
+export async function openFile(page: Page, name: string): Promise<void> {
+  await eventually(async () => {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.fill(name);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    if (!(await row.waitFor({ timeout: 3_000 }).then(() => true, () => false))) {
+      await page.keyboard.press('Escape');
+      return null;
+    }
+    await input.press('Enter');
+    return true;
+  }, 30_000);
+  await page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 15_000 });
+}
+
+export interface DemoWorkbenchOptions {
+  /** Options of the local server (seeded with the demo data). */
+  server?: Omit<TestServerOptions, 'seed'>;
+  /** Signed in through LANGSMITH_* (default), or left to sign in through the UI. */
+  signedIn?: boolean;
+  /** Puts the demo prompt file in the workspace, as `npm start` does. */
+  promptFile?: boolean;
+}
+
+/**
+ * The setting of most UI suites, for the enclosing describe: a local server with the demo data and the workbench
+ * with the packaged extension (signed in to it unless asked not to), both stopped after the suite. Call the
+ * returned function inside hooks and tests.
+ */
+export function withDemoWorkbench(o: DemoWorkbenchOptions = {}): () => { wb: Workbench; server: TestServer } {
+  let wb: Workbench | undefined;
+  let server: TestServer | undefined;
+  before(async () => {
+    server = await startTestServer({ seed: 'demo', ...(o.server ?? {}) });
+    wb = await openWorkbench(o.signedIn === false ? {} : { LANGSMITH_ENDPOINT: server.url, LANGSMITH_API_KEY: server.apiKey });
+    if (o.promptFile) {
+      const dir = path.join(wb.server.workspace, 'prompts');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.copyFileSync(path.join(ROOT, 'scripts/demo/demo-summarizer.prompt.yaml'), path.join(dir, 'demo-summarizer.prompt.yaml'));
+    }
+  });
+  after(async () => {
+    await wb?.close();
+    await server?.close();
+  });
+  return () => {
+    if (!wb || !server) throw new Error('withDemoWorkbench(): only available inside hooks and tests');
+    return { wb, server };
+  };
 }
