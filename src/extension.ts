@@ -1,6 +1,7 @@
 // Composition root: builds the services, registers everything into context.subscriptions and returns.
 // Nothing here touches the network, and what only some sessions use (the API client and its schemas, the
 // webview panels) is loaded when first needed, so activation stays fast.
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { ClientService } from './auth/clientService';
 import { ConnectionState } from './auth/connection';
@@ -40,6 +41,8 @@ export interface WorkbenchApi {
 }
 
 export function activate(context: vscode.ExtensionContext): WorkbenchApi | undefined {
+  // Code without a vscode import (the input rules) translates through @vscode/l10n: the same bundle.
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = createLog();
   const credentials = new Credentials(context.secrets);
   const connection = new ConnectionState(credentials);

@@ -15,7 +15,7 @@ const root = path.resolve(__dirname, '../..');
 /** Host folders whose every file is scanned. */
 const FOLDERS = ['src/auth', 'src/commands', 'src/views', 'src/webviews'];
 /** Single host files scanned too (src/common's files join when they import vscode). */
-const FILES = ['src/extension.ts', 'src/prompts/promptFiles.ts'];
+const FILES = ['src/extension.ts', 'src/prompts/promptFiles.ts', 'src/common/validation.ts'];
 /** Files of the prompt-file bundle (and the parser it shares with the host): they run without VS Code. */
 const NO_VSCODE = ['src/prompts/promptFile.ts', 'src/prompts/promptSync.ts', 'src/prompts/prompty.ts', 'src/prompts/format.ts'];
 
