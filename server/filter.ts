@@ -1,6 +1,16 @@
 // LangSmith's filter language (`and(eq(run_type, "llm"), gt(latency, 2))`) compiled to SQL.
 import { HttpError } from './util';
 
+/**
+ * Bounds on a filter, so any text gives a 400 rather than a 500: nesting deeper than MAX_DEPTH would overflow the
+ * recursive parser (or SQLite's expression depth, 1000), more than MAX_NODES values or MAX_PARAMS bound values
+ * would exceed SQLite's expression depth or its limit on SQL variables.
+ */
+export const FILTER_LIMITS = { MAX_DEPTH: 32, MAX_NODES: 1000, MAX_PARAMS: 1000 } as const;
+
+/** The filter as quoted in an error message (a long one cut short). */
+const quoted = (text: string) => `"${text.length > 200 ? `${text.slice(0, 200)}…` : text}"`;
+
 type Node =
   | { kind: 'call'; fn: string; args: Node[] }
   | { kind: 'str'; value: string }
@@ -10,13 +20,19 @@ type Node =
 
 function parse(text: string): Node {
   let i = 0;
+  let depth = 0;
+  let nodes = 0;
   const fail = (msg: string): never => {
-    throw new HttpError(400, `Invalid filter "${text}": ${msg} at position ${i}`);
+    throw new HttpError(400, `Invalid filter ${quoted(text)}: ${msg} at position ${i}`);
+  };
+  const enter = () => {
+    if (++depth > FILTER_LIMITS.MAX_DEPTH) fail(`nested more than ${FILTER_LIMITS.MAX_DEPTH} levels deep`);
   };
   const ws = () => {
     while (i < text.length && /\s/.test(text[i])) i++;
   };
   const value = (): Node => {
+    if (++nodes > FILTER_LIMITS.MAX_NODES) fail(`more than ${FILTER_LIMITS.MAX_NODES} values and conditions`);
     ws();
     const c = text[i];
     if (c === '"' || c === "'") {
@@ -32,10 +48,12 @@ function parse(text: string): Node {
     }
     if (c === '[') {
       i++;
+      enter();
       const items: Node[] = [];
       ws();
       if (text[i] === ']') {
         i++;
+        depth--;
         return { kind: 'list', items };
       }
       for (;;) {
@@ -44,6 +62,7 @@ function parse(text: string): Node {
         if (text[i] === ',') i++;
         else if (text[i] === ']') {
           i++;
+          depth--;
           return { kind: 'list', items };
         } else fail('expected , or ]');
       }
@@ -53,16 +72,19 @@ function parse(text: string): Node {
       i += m[0].length;
       return { kind: 'num', value: Number(m[0]) };
     }
-    const id = /^[A-Za-z_][\w.]*/.exec(text.slice(i));
+    // A name, or dotted names (metadata.key): a dot is always followed by a name.
+    const id = /^[A-Za-z_]\w*(?:\.\w+)*/.exec(text.slice(i));
     if (!id) return fail('expected a value');
     i += id[0].length;
     ws();
     if (text[i] === '(') {
       i++;
+      enter();
       const args: Node[] = [];
       ws();
       if (text[i] === ')') {
         i++;
+        depth--;
         return { kind: 'call', fn: id[0].toLowerCase(), args };
       }
       for (;;) {
@@ -71,6 +93,7 @@ function parse(text: string): Node {
         if (text[i] === ',') i++;
         else if (text[i] === ')') {
           i++;
+          depth--;
           return { kind: 'call', fn: id[0].toLowerCase(), args };
         } else fail('expected , or )');
       }
@@ -102,29 +125,29 @@ export function compileFilter(text: string, resolver: FieldResolver): { sql: str
       if (n.name === 'true' || n.name === 'True') return 1;
       if (n.name === 'false' || n.name === 'False') return 0;
     }
-    throw new HttpError(400, `Invalid filter "${text}": expected a literal value`);
+    throw new HttpError(400, `Invalid filter ${quoted(text)}: expected a literal value`);
   };
   const fieldOf = (n: Node): string => {
     const name = n.kind === 'ident' ? n.name : n.kind === 'str' ? n.value : '';
     const f = resolver.field(name);
-    if (!f) throw new HttpError(400, `Invalid filter "${text}": unknown field "${name}"`);
+    if (!f) throw new HttpError(400, `Invalid filter ${quoted(text)}: unknown field "${name}"`);
     return f;
   };
   const comp = (n: Node): string => {
-    if (n.kind !== 'call') throw new HttpError(400, `Invalid filter "${text}": expected a comparison`);
+    if (n.kind !== 'call') throw new HttpError(400, `Invalid filter ${quoted(text)}: expected a comparison`);
     const special = resolver.special?.(n.fn, n.args, lit, params);
     if (special !== undefined) return special;
     switch (n.fn) {
       case 'and':
       case 'or':
-        if (!n.args.length) throw new HttpError(400, `Invalid filter "${text}": ${n.fn}() needs arguments`);
+        if (!n.args.length) throw new HttpError(400, `Invalid filter ${quoted(text)}: ${n.fn}() needs arguments`);
         return `(${n.args.map(comp).join(n.fn === 'and' ? ' AND ' : ' OR ')})`;
       case 'not':
-        if (n.args.length !== 1) throw new HttpError(400, `Invalid filter "${text}": not() takes one argument`);
+        if (n.args.length !== 1) throw new HttpError(400, `Invalid filter ${quoted(text)}: not() takes one argument`);
         return `(NOT ${comp(n.args[0])})`;
       case 'in': {
         if (n.args.length !== 2 || n.args[1].kind !== 'list')
-          throw new HttpError(400, `Invalid filter "${text}": in(field, [values])`);
+          throw new HttpError(400, `Invalid filter ${quoted(text)}: in(field, [values])`);
         const f = fieldOf(n.args[0]);
         const vals = n.args[1].items.map(lit);
         if (!vals.length) return '0';
@@ -133,13 +156,13 @@ export function compileFilter(text: string, resolver: FieldResolver): { sql: str
       }
       default: {
         const op = OPS[n.fn];
-        if (!op || n.args.length !== 2) throw new HttpError(400, `Invalid filter "${text}": unknown operator ${n.fn}()`);
+        if (!op || n.args.length !== 2) throw new HttpError(400, `Invalid filter ${quoted(text)}: unknown operator ${n.fn}()`);
         const f = fieldOf(n.args[0]);
         const v = lit(n.args[1]);
         if (v === null) {
           if (op === '=') return `${f} IS NULL`;
           if (op === '!=') return `${f} IS NOT NULL`;
-          throw new HttpError(400, `Invalid filter "${text}": cannot compare with null`);
+          throw new HttpError(400, `Invalid filter ${quoted(text)}: cannot compare with null`);
         }
         params.push(v);
         return `${f} ${op} ?`;
@@ -147,6 +170,7 @@ export function compileFilter(text: string, resolver: FieldResolver): { sql: str
     }
   };
   const sql = comp(parse(text));
+  if (params.length > FILTER_LIMITS.MAX_PARAMS) throw new HttpError(400, `Invalid filter ${quoted(text)}: more than ${FILTER_LIMITS.MAX_PARAMS} values to compare`);
   return { sql, params };
 }
 

@@ -618,7 +618,7 @@ export function parseManifestFile(text: string, fileName?: string): { manifest?:
   }
   try {
     // The prompt it belongs to: LangChain hub metadata when the manifest carries it, else the file's name.
-    const k = (json as { kwargs?: { metadata?: Record<string, unknown> } }).kwargs;
+    const k = (json as { kwargs?: { metadata?: Record<string, unknown> } } | null)?.kwargs;
     const hubRepo = typeof k?.metadata?.['lc_hub_repo'] === 'string' ? (k.metadata['lc_hub_repo'] as string) : undefined;
     const hubOwner = typeof k?.metadata?.['lc_hub_owner'] === 'string' ? (k.metadata['lc_hub_owner'] as string) : undefined;
     const fromName = fileName?.replace(/\.prompt\.json$/i, '');

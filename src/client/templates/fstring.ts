@@ -59,7 +59,8 @@ export function renderFString(template: string, values: Record<string, unknown>)
   for (const n of parseFString(template)) {
     if (n.type === 'literal') out += n.text;
     else {
-      if (!(n.name in values) || values[n.name] === undefined) throw new LangSmithValidationError(MSG.missingFStringInput(n.name));
+      // Own values only: `{constructor}` is a missing input, not Object's constructor.
+      if (!Object.hasOwn(values, n.name) || values[n.name] === undefined) throw new LangSmithValidationError(MSG.missingFStringInput(n.name));
       out += stringifyValue(values[n.name]);
     }
   }

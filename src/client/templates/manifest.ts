@@ -86,7 +86,10 @@ const CLASS_BY_ROLE: Record<string, string> = {
 const PROMPT_CLASSES = new Set(['ChatPromptTemplate', 'PromptTemplate', 'StructuredPrompt']);
 
 function isLcNode(v: unknown): v is LcNode {
-  return !!v && typeof v === 'object' && (v as LcNode).lc === 1 && Array.isArray((v as LcNode).id);
+  if (!v || typeof v !== 'object' || (v as LcNode).lc !== 1 || !Array.isArray((v as LcNode).id)) return false;
+  // kwargs, when there, is an object: a node whose kwargs is text or a number is not one we can read or write back.
+  const k = (v as LcNode).kwargs as unknown;
+  return k === undefined || k === null || (typeof k === 'object' && !Array.isArray(k));
 }
 
 function className(n: LcNode): string {
@@ -276,9 +279,10 @@ export function renderChatPrompt(p: ChatPrompt, values: Record<string, unknown>)
   const out: RenderedMessage[] = [];
   for (const m of p.messages) {
     if (m.kind === 'placeholder') {
-      const v = values[m.variableName];
+      const v = Object.hasOwn(values, m.variableName) ? values[m.variableName] : undefined;
       if (v === undefined && m.optional) continue;
-      if (!Array.isArray(v)) throw new LangSmithValidationError(`Placeholder ${m.variableName} needs a list of messages`);
+      if (!Array.isArray(v) || v.some((msg) => !msg || typeof msg !== 'object'))
+        throw new LangSmithValidationError(`Placeholder ${m.variableName} needs a list of messages`);
       for (const msg of v as RenderedMessage[]) out.push({ role: msg.role, content: String(msg.content) });
       continue;
     }
