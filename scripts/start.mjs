@@ -5,13 +5,18 @@
 //
 // Options (also as environment variables):
 //   --port N          VS Code's port (LSW_PORT, default 8080; 0 = any free port)
-//   --host HOST       interface for VS Code (LSW_HOST, default 127.0.0.1)
+//   --host HOST       interface for VS Code (LSW_HOST, default 127.0.0.1); anything but a loopback address
+//                     (127.x, ::1, localhost) needs --allow-remote too
+//   --allow-remote    let --host be reachable from the network (LSW_ALLOW_REMOTE=1); prints a warning: VS Code
+//                     runs without a password (anyone who reaches it gets its terminal). The local server stays
+//                     on 127.0.0.1 whatever --host says: the extension talks to it from the same machine.
 //   --server-port N   the local server's port (LSW_SERVER_PORT, default 1984; 0 = any free port)
 //   --db FILE         the local server's database (default: its own, in the user data folder)
 //   --state DIR       where VS Code keeps its settings and UI state (default ~/.cache/langsmith-workbench/start)
 //   --skip-install    do not check npm packages and tools (they must be there)
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -28,6 +33,7 @@ function parseArgs(argv) {
     db: undefined,
     state: path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'langsmith-workbench', 'start'),
     skipInstall: false,
+    allowRemote: /^(1|true|yes)$/i.test(process.env.LSW_ALLOW_REMOTE ?? ''),
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -42,6 +48,7 @@ function parseArgs(argv) {
     else if (arg === '--db') opts.db = value();
     else if (arg === '--state') opts.state = value();
     else if (arg === '--skip-install') opts.skipInstall = true;
+    else if (arg === '--allow-remote') opts.allowRemote = true;
     else if (arg === '--help' || arg === '-h') {
       console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n'));
       process.exit(0);
@@ -50,7 +57,20 @@ function parseArgs(argv) {
   for (const key of ['port', 'serverPort']) {
     if (!/^\d+$/.test(opts[key]) || Number(opts[key]) > 65535) fail(`--${key === 'port' ? 'port' : 'server-port'} must be a port number, got ${opts[key]}`);
   }
+  // The same rule as the local server's --host: loopback unless asked otherwise, and then a warning.
+  if (!isLoopbackHost(opts.host) && !opts.allowRemote)
+    fail(`--host ${opts.host} is not a loopback address (127.x, ::1, localhost): VS Code would be reachable from the network without a password. Add --allow-remote if that is really what you want.`);
   return opts;
+}
+
+function isLoopbackHost(host) {
+  const h = host.trim().replace(/^\[(.*)\]$/, '$1');
+  if (/^localhost\.?$/i.test(h)) return true;
+  const loopback = new net.BlockList();
+  loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+  loopback.addAddress('::1', 'ipv6');
+  const family = net.isIP(h);
+  return family !== 0 && loopback.check(h, family === 6 ? 'ipv6' : 'ipv4');
 }
 
 function fail(message) {
@@ -71,6 +91,10 @@ function runOrExit(cmd, args) {
 }
 
 const opts = parseArgs(process.argv.slice(2));
+if (!isLoopbackHost(opts.host)) {
+  console.error(`[start] WARNING: VS Code will listen on ${opts.host}, reachable from the network, with no password and no TLS:
+[start]   anyone who reaches it can use its terminal and files. The local LangSmith server stays on 127.0.0.1.`);
+}
 
 if (!opts.skipInstall) {
   const stamp = path.join(root, 'node_modules/.package-lock.json');
@@ -89,7 +113,8 @@ const { startCodeServer } = await import('./lib/vscode.mjs');
 
 // The local server: a child process whose banner tells us where it listens.
 // Streamed chat answers (the prompt playground's local model) arrive piece by piece at a visible pace.
-const serverArgs = ['dist/server.js', '--port', opts.serverPort, '--seed', 'demo', '--chat-delay-ms', '25'];
+// Always on loopback, whatever --host gives VS Code: the extension host runs next to it.
+const serverArgs = ['dist/server.js', '--host', '127.0.0.1', '--port', opts.serverPort, '--seed', 'demo', '--chat-delay-ms', '25'];
 if (opts.db) serverArgs.push('--db', opts.db);
 const server = spawn(process.execPath, serverArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
 const serverUrl = await new Promise((resolve, reject) => {

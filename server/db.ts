@@ -53,7 +53,10 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 CREATE INDEX IF NOT EXISTS runs_session ON runs (session_id, start_time DESC, id);
 CREATE INDEX IF NOT EXISTS runs_trace ON runs (trace_id, dotted_order);
-CREATE INDEX IF NOT EXISTS runs_parent ON runs (parent_run_id);
+-- A run's children in the order they are listed (start time, then dotted order): a page of a parent's
+-- children is read from here without sorting them all or walking the tenant's other runs.
+CREATE INDEX IF NOT EXISTS runs_parent_order ON runs (parent_run_id, start_time, dotted_order, id);
+DROP INDEX IF EXISTS runs_parent;
 CREATE INDEX IF NOT EXISTS runs_tenant_start ON runs (tenant_id, start_time DESC, id);
 
 CREATE TABLE IF NOT EXISTS datasets (

@@ -5,12 +5,12 @@
 //   // OpenAI-compatible chat completions (model local-echo) at srv.url + '/v1'
 //   await srv.close();
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import net, { type Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import type { Ctx, Tenant } from './context';
+import { KeyRing, type Ctx, type Tenant } from './context';
 import { Checkpointer, type DB, Statements, isEmpty, openDatabase } from './db';
-import { NO_FAULTS, applyFaults, parseFaults } from './faults';
+import { NO_FAULTS, applyFaults, dropAfterWork, faultsActive, parseFaults } from './faults';
 import { isOpenAiPath, openAiErrorBody, registerChat } from './routes/chat';
 import { registerDatasets, registerPublicDatasets } from './routes/datasets';
 import { registerExamples, registerPlatformExamples } from './routes/examples';
@@ -28,7 +28,13 @@ import { HttpError, MonotonicClock, nowIso, queryInt, stableUuid } from './util'
 export interface ServerOptions {
   /** 0 = a free port. The CLI defaults to 1984; startServer defaults to 0. */
   port?: number;
+  /** Interface to bind (default 127.0.0.1). Anything but a loopback address needs `allowRemote`. */
   host?: string;
+  /**
+   * Allow a `host` that is not loopback (127.x, ::1, localhost). Without it startServer refuses such a host;
+   * with it, a warning goes to stderr: no TLS, known demo keys, reachable from the network.
+   */
+  allowRemote?: boolean;
   /** A file path or ':memory:' (default ':memory:' for startServer; the CLI uses the user data folder). */
   db?: string;
   seed?: 'demo';
@@ -75,6 +81,9 @@ function makeTenants(list: Array<{ handle: string; apiKey: string }>): Tenant[] 
   });
 }
 
+/** The largest request body taken (an example with its attachments, a batch of runs): larger ones get a 413. */
+const BODY_LIMIT = 100 * 1024 * 1024;
+
 const API_PREFIXES = ['', '/api/v1'];
 const PLATFORM_PREFIXES = ['/v1/platform', '/api/v1/platform'];
 const V2_PREFIXES = ['/v2', '/api/v2'];
@@ -87,7 +96,7 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
     db,
     st: new Statements(db),
     tenants,
-    tenantByKey: new Map(tenants.map((t) => [t.apiKey, t])),
+    keys: new KeyRing(tenants),
     tenantByHandle: new Map(tenants.map((t) => [t.handle, t])),
     tenantById: new Map(tenants.map((t) => [t.id, t])),
     clock: new MonotonicClock(),
@@ -99,7 +108,7 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
 
   const app = Fastify({
     logger: false,
-    bodyLimit: 100 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
     // On close: drop idle keep-alive sockets, let requests in flight finish.
     forceCloseConnections: 'idle',
@@ -132,6 +141,7 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
     }
     let detail = err.message || 'Internal server error';
     if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) detail = `Malformed JSON body: ${err.message}`;
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') detail = `Request body is too large: this server takes at most ${BODY_LIMIT / 1024 / 1024} MB per request`;
     if (status === 500) detail = `Internal server error: ${detail}`;
     reply.code(status).send(openAi ? openAiErrorBody(status, detail) : { detail });
   });
@@ -155,8 +165,10 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
     closing = true;
     done();
   });
-  app.addHook('onSend', (_req, reply, payload, done) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    // A `resetAfter` fault: the work is done (committed); the answer is lost with the connection.
+    if (dropAfterWork(req)) ctx.stats.faultsInjected++;
     done(null, payload);
   });
 
@@ -167,7 +179,7 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
     const auth = req.headers.authorization;
     const apiKey = typeof key === 'string' && key ? key : typeof auth === 'string' && /^Bearer /i.test(auth) ? auth.slice(7).trim() : undefined;
     if (!apiKey) throw new HttpError(401, 'Unauthorized: missing API key (x-api-key header)');
-    const tenant = ctx.tenantByKey.get(apiKey);
+    const tenant = ctx.keys.tenantOf(apiKey);
     if (!tenant) throw new HttpError(401, 'Unauthorized: invalid API key');
     const wanted = req.headers['x-tenant-id'];
     if (typeof wanted === 'string' && wanted && wanted.toLowerCase() !== tenant.id)
@@ -190,7 +202,7 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
       }
       done();
     };
-    if (!config.noFaults && !req.url.startsWith('/__local/') && (ctx.faults.statuses.length || ctx.faults.reset || ctx.faults.latency)) {
+    if (!config.noFaults && !req.url.startsWith('/__local/') && faultsActive(ctx.faults)) {
       applyFaults(ctx.faults, req, reply).then(
         (dropped) => {
           if (dropped) ctx.stats.faultsInjected++; // the connection is gone; nothing more to do
@@ -335,7 +347,42 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
   return { app, ctx };
 }
 
+const LOOPBACK = new net.BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** 127.x.x.x, ::1 (in any spelling, also IPv4-mapped 127.x) and `localhost`: reachable from this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().replace(/^\[(.*)\]$/, '$1');
+  if (/^localhost\.?$/i.test(h)) return true;
+  const family = net.isIP(h);
+  return family !== 0 && LOOPBACK.check(h, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** Why a non-loopback host is refused, and how to ask for it anyway (`how`: the flag or option to name). */
+export function remoteRefusal(host: string, how = 'allowRemote: true'): string {
+  return `refusing to listen on ${host}: it is not a loopback address (127.x, ::1, localhost), so the server would be reachable ` +
+    `from the network without TLS and with well-known API keys. Keep the default 127.0.0.1, or add ${how} if that is really what you want.`;
+}
+
+/** The warning printed when the server listens on a non-loopback host. */
+export function remoteWarning(host: string, port: number, tenants: ReadonlyArray<{ apiKey: string }>): string {
+  const demo = tenants.filter((t) => DEFAULT_TENANTS.some((d) => d.apiKey === t.apiKey)).map((t) => t.apiKey);
+  return [
+    `WARNING: listening on ${host}:${port}, which is reachable from the network, not only from this machine.`,
+    '  - no TLS: API keys and data travel in clear text;',
+    demo.length
+      ? `  - the API keys are the well-known demo keys (${demo.join(', ')}): anyone who can reach the port can read and change the data;`
+      : '  - anyone who learns a key (sent in clear text) can read and change the data;',
+    '  - the web pages (/o/…, /prompts/…, /public/…) and attachments are served without a key.',
+    '  Use it only on a network you trust; --host 127.0.0.1 keeps it on this machine.',
+    '',
+  ].join('\n');
+}
+
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
+  // Checked before anything is opened: a program that forgot allowRemote gets an error, not a listening server.
+  if (opts.host !== undefined && !isLoopbackHost(opts.host) && !opts.allowRemote) throw new Error(remoteRefusal(opts.host));
   const dbPath = opts.db ?? ':memory:';
   const db = openDatabase(dbPath, opts.reset ?? false);
   let app: FastifyInstance;
@@ -355,6 +402,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const port = typeof addr === 'object' && addr ? addr.port : opts.port ?? 0;
   const host = opts.host ?? '127.0.0.1';
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  if (!isLoopbackHost(host)) process.stderr.write(remoteWarning(host, port, opts.tenants?.length ? opts.tenants : DEFAULT_TENANTS));
   // Connections and the requests each is serving, so close() can end connections that sit idle — including
   // ones that became idle, or never carried a request, after closing began — instead of waiting for
   // their keep-alive or header timeouts, while requests in flight still finish.

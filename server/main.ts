@@ -1,9 +1,9 @@
-// CLI: npm run server -- [--port 1984] [--host 127.0.0.1] [--db FILE|:memory:] [--seed demo] [--reset]
+// CLI: npm run server -- [--port 1984] [--host 127.0.0.1 [--allow-remote]] [--db FILE|:memory:] [--seed demo] [--reset]
 //                         [--tenant HANDLE=KEY]… [--faults SPEC] [--no-multipart-examples] [--chat-delay-ms N]
 //                         [--quiet] [--help]
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_TENANTS, startServer, type ServerOptions } from './index';
+import { DEFAULT_TENANTS, isLoopbackHost, remoteRefusal, startServer, type ServerOptions } from './index';
 import { parseFaults } from './faults';
 
 const HELP = `LangSmith Workbench local server — a LangSmith-compatible API on SQLite.
@@ -11,14 +11,20 @@ const HELP = `LangSmith Workbench local server — a LangSmith-compatible API on
 Usage: npm run server -- [options]
 
   --port N                 port to listen on (default 1984; 0 = any free port)
-  --host HOST              interface to bind (default 127.0.0.1)
+  --host HOST              interface to bind (default 127.0.0.1); anything but a loopback address
+                           (127.x, ::1, localhost) is refused unless --allow-remote is given too
+  --allow-remote           allow a --host reachable from the network (e.g. 0.0.0.0); prints a warning:
+                           no TLS, well-known demo keys, pages readable without a key
   --db FILE|:memory:       database file (default ${defaultDbPath()})
   --reset                  empty the database first
   --seed demo              load demo data (only into an empty database)
   --tenant HANDLE=KEY      a workspace and its API key; repeatable; replaces the defaults
                            (local=local-dev-key and other=local-other-key)
-  --faults SPEC            inject faults, e.g. 429:0.1,503:0.05,reset:0.02,latency:20-200ms
-                           (change at run time: PUT /__local/faults with the same syntax)
+  --faults SPEC            inject faults, e.g. 429:0.1,503:0.05,reset:0.02,resetAfter:0.02,latency:20-200ms
+                           (STATUS:P answers that status; reset:P drops the connection before the work,
+                           resetAfter:P does the work, then drops the connection instead of answering;
+                           retryAfter:SECONDS sets the Retry-After of injected 429/503, default 1;
+                           change at run time: PUT /__local/faults with the same syntax)
   --no-multipart-examples  report dataset_examples_multipart_enabled: false in /info
   --chat-delay-ms N        pause N ms (0–10000, default 0) before each piece of a streamed answer of the
                            OpenAI-compatible chat endpoint (/v1/chat/completions), to watch it stream
@@ -59,6 +65,9 @@ export function parseArgs(argv: string[]): ServerOptions & { help?: boolean } {
       }
       case '--host':
         opts.host = value();
+        break;
+      case '--allow-remote':
+        opts.allowRemote = true;
         break;
       case '--db':
         opts.db = value();
@@ -102,6 +111,7 @@ export function parseArgs(argv: string[]): ServerOptions & { help?: boolean } {
     }
   }
   if (tenants.length) opts.tenants = tenants;
+  if (!isLoopbackHost(opts.host!) && !opts.allowRemote) throw new Error(remoteRefusal(opts.host!, '--allow-remote'));
   return opts;
 }
 

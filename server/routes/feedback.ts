@@ -284,8 +284,8 @@ export function registerFeedback(app: FastifyInstance, ctx: Ctx) {
     const q = req.query as Record<string, unknown>;
     const runs = queryList(q, 'run').map((r) => uuidParam(r, 'run'));
     const keys = queryList(q, 'key');
-    const where = ['r.trace_id = ?'];
-    const params: unknown[] = [root.trace_id ?? root.id];
+    const where = ['r.trace_id = ?', 'r.tenant_id = ?', 'f.tenant_id = r.tenant_id'];
+    const params: unknown[] = [root.trace_id ?? root.id, root.tenant_id];
     if (runs.length) {
       where.push(`f.run_id IN (${runs.map(() => '?').join(',')})`);
       params.push(...runs);

@@ -67,7 +67,7 @@ export function registerPages(app: FastifyInstance, ctx: Ctx) {
     const token = String((req.params as any).token);
     const root = isUuid(token) ? ctx.st.one<RunRow>('SELECT * FROM runs WHERE share_token = ?', token.toLowerCase()) : undefined;
     if (!root) return notFoundPage(reply, 'This run');
-    const runs = ctx.st.all<RunRow>('SELECT * FROM runs WHERE trace_id = ? ORDER BY dotted_order', root.trace_id ?? root.id);
+    const runs = ctx.st.all<RunRow>('SELECT * FROM runs WHERE trace_id = ? AND tenant_id = ? ORDER BY dotted_order', root.trace_id ?? root.id, root.tenant_id);
     return page(reply, 200, root.name ?? 'Run', `<h1>Shared run: ${h(root.name)}</h1>${runTable(runs)}${runDetail(root)}`);
   });
 
@@ -90,7 +90,7 @@ export function registerPages(app: FastifyInstance, ctx: Ctx) {
     const { tenant, id, runId } = req.params as any;
     const r = isUuid(runId) ? ctx.st.one<RunRow>('SELECT * FROM runs WHERE id = ? AND session_id = ? AND tenant_id = ?', runId.toLowerCase(), String(id).toLowerCase(), tenant) : undefined;
     if (!r) return notFoundPage(reply, 'This run');
-    const runs = ctx.st.all<RunRow>('SELECT * FROM runs WHERE trace_id = ? ORDER BY dotted_order', r.trace_id ?? r.id);
+    const runs = ctx.st.all<RunRow>('SELECT * FROM runs WHERE trace_id = ? AND tenant_id = ? ORDER BY dotted_order', r.trace_id ?? r.id, r.tenant_id);
     return page(reply, 200, r.name ?? 'Run', `<h1>Run: ${h(r.name)}</h1>${runTable(runs)}${runDetail(r)}`);
   });
 

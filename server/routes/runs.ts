@@ -154,7 +154,8 @@ export function ingestCreate(ctx: Ctx, tenant: Tenant, p: any, attachments?: Rec
   let trace: string | null = p.trace_id ? String(p.trace_id).toLowerCase() : null;
   let dotted: string | null = p.dotted_order ?? null;
   if (!trace || !dotted) {
-    const parentRow = parent ? ctx.st.one<RunRow>('SELECT trace_id, dotted_order FROM runs WHERE id = ?', parent) : undefined;
+    // Only the caller's own runs: another workspace's run is a parent not seen (yet), never a source of its trace.
+    const parentRow = parent ? ctx.st.one<RunRow>('SELECT trace_id, dotted_order FROM runs WHERE id = ? AND tenant_id = ?', parent, tenant.id) : undefined;
     trace ??= parentRow?.trace_id ?? (parent ? null : id);
     dotted ??= parentRow?.dotted_order ? `${parentRow.dotted_order}.${compactTime(start)}${id}` : parent ? null : `${compactTime(start)}${id}`;
   }
@@ -273,7 +274,9 @@ export function runFeedbackStats(ctx: Ctx, ids: string[]): Map<string, Record<st
   const out = new Map<string, Record<string, { n: number; avg: number | null }>>();
   if (!ids.length) return out;
   for (const r of ctx.st.all<{ run_id: string; key: string; n: number; avg: number | null }>(
-    'SELECT run_id, key, COUNT(*) AS n, AVG(score) AS avg FROM feedback WHERE run_id IN (SELECT value FROM json_each(?)) GROUP BY run_id, key',
+    // Feedback of the run's own workspace (another workspace may have sent feedback for the id before the run existed).
+    `SELECT f.run_id, f.key, COUNT(*) AS n, AVG(f.score) AS avg FROM feedback f JOIN runs r ON r.id = f.run_id AND r.tenant_id = f.tenant_id
+      WHERE f.run_id IN (SELECT value FROM json_each(?)) GROUP BY f.run_id, f.key`,
     JSON.stringify(ids),
   )) {
     if (!out.has(r.run_id)) out.set(r.run_id, {});
@@ -561,7 +564,7 @@ export function registerPublicRuns(app: FastifyInstance, ctx: Ctx) {
   app.get('/public/:token/run/:id', pub, async (req) => {
     const root = sharedRun(ctx, (req.params as any).token);
     const id = uuidParam((req.params as any).id, 'id');
-    const r = ctx.st.one<RunRow>('SELECT * FROM runs WHERE id = ? AND trace_id = ?', id, root.trace_id ?? root.id);
+    const r = ctx.st.one<RunRow>('SELECT * FROM runs WHERE id = ? AND trace_id = ? AND tenant_id = ?', id, root.trace_id ?? root.id, root.tenant_id);
     if (!r) throw notFound(`Run ${id}`);
     return runOut(r);
   });
@@ -574,10 +577,10 @@ export function registerPublicRuns(app: FastifyInstance, ctx: Ctx) {
     ids.forEach((i) => uuidParam(i, 'id'));
     const rows = ids.length
       ? ctx.st.all<RunRow>(
-          `SELECT * FROM runs WHERE trace_id = ? AND id IN (${ids.map(() => '?').join(',')}) ORDER BY dotted_order`,
-          root.trace_id ?? root.id, ...ids.map((i) => i.toLowerCase()),
+          `SELECT * FROM runs WHERE trace_id = ? AND tenant_id = ? AND id IN (${ids.map(() => '?').join(',')}) ORDER BY dotted_order`,
+          root.trace_id ?? root.id, root.tenant_id, ...ids.map((i) => i.toLowerCase()),
         )
-      : ctx.st.all<RunRow>('SELECT * FROM runs WHERE trace_id = ? ORDER BY dotted_order', root.trace_id ?? root.id);
+      : ctx.st.all<RunRow>('SELECT * FROM runs WHERE trace_id = ? AND tenant_id = ? ORDER BY dotted_order', root.trace_id ?? root.id, root.tenant_id);
     return rows.map((r) => runOut(r));
   };
   app.get('/public/:token/runs', pub, async (req) => listShared((req.params as any).token, queryList(req.query as any, 'id')));

@@ -105,7 +105,7 @@ export function sessionStats(ctx: Ctx, ids: string[]): Map<string, any> {
   }
   const fb = ctx.st.all(
     `SELECT r.session_id AS session_id, f.key AS key, COUNT(*) AS n, AVG(f.score) AS avg
-       FROM feedback f JOIN runs r ON r.id = f.run_id WHERE r.session_id IN (${marks}) GROUP BY r.session_id, f.key`,
+       FROM feedback f JOIN runs r ON r.id = f.run_id AND r.tenant_id = f.tenant_id WHERE r.session_id IN (${marks}) GROUP BY r.session_id, f.key`,
     ...ids,
   );
   for (const r of fb) {
@@ -238,7 +238,8 @@ export function registerSessions(app: FastifyInstance, ctx: Ctx) {
     const id = uuidParam((req.params as any).id, 'session_id');
     ctx.st.tx(() => {
       getSession(ctx, req.tenant, id);
-      ctx.st.run('DELETE FROM feedback WHERE run_id IN (SELECT id FROM runs WHERE session_id = ?) OR session_id = ?', id, id);
+      // The workspace's own feedback only (another may have sent feedback for a run id before the run existed).
+      ctx.st.run('DELETE FROM feedback WHERE tenant_id = ? AND (run_id IN (SELECT id FROM runs WHERE session_id = ?) OR session_id = ?)', req.tenant.id, id, id);
       ctx.st.run('DELETE FROM queue_runs WHERE run_id IN (SELECT id FROM runs WHERE session_id = ?)', id);
       ctx.st.run('DELETE FROM runs WHERE session_id = ?', id);
       ctx.st.run('DELETE FROM sessions WHERE id = ?', id);

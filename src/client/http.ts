@@ -239,6 +239,8 @@ export class HttpClient {
     }
     if (opts.contentType) headers['content-type'] = opts.contentType;
     const caller = opts.signal;
+    /** Whether an earlier attempt may have been carried out (its answer lost, or a 5xx after the work). */
+    let repeated = false;
 
     for (let attempt = 0; ; attempt++) {
       if (caller?.aborted) throw caller.reason;
@@ -253,6 +255,7 @@ export class HttpClient {
         if (caller?.aborted) throw caller.reason;
         if (idempotent && attempt < this.maxRetries) {
           this.stats.retries++;
+          repeated = true;
           opts.onRetry?.();
           await sleep(this.backoff(attempt), caller);
           return;
@@ -279,9 +282,18 @@ export class HttpClient {
             await res.discard();
             this.stats.retries++;
             // 425 and 429 say the server did nothing: the next attempt is not a repeat of a landed one.
-            if (!REFUSED_STATUSES.has(res.status)) opts.onRetry?.();
+            if (!REFUSED_STATUSES.has(res.status)) {
+              repeated = true;
+              opts.onRetry?.();
+            }
             await sleep(Math.min(this.retryMaxDelayMs, after ?? this.backoff(attempt)), caller);
             continue;
+          }
+          // A DELETE repeated after an attempt that may have been carried out finds nothing: that attempt
+          // deleted it (or it was gone already), which is what was asked — not a failure to report.
+          if (res.status === 404 && method === 'DELETE' && repeated && (opts.responseType === 'none' || opts.responseType === 'text')) {
+            await res.discard();
+            return (opts.responseType === 'text' ? '' : undefined) as T;
           }
           if (res.status === 404 && opts.nullOn404) {
             await res.discard();

@@ -5,7 +5,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import * as esbuild from 'esbuild';
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import {
@@ -15,6 +14,7 @@ import { openChatStreams } from '../../server/routes/chat';
 import type { DB } from '../../server/db';
 import { startTestServer, withLocalServer, type TestServer } from '../harness/localServer';
 import { api, sleep } from './helpers';
+import { bundleServerCli } from '../harness/serverCli';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -412,11 +412,7 @@ describe('OpenAI-compatible chat completions (local-echo)', function () {
 
     before(async () => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-chat-cli-'));
-      bundle = path.join(dir, 'server.js');
-      await esbuild.build({
-        entryPoints: [path.join(ROOT, 'server/main.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-        packages: 'external', outfile: bundle, logLevel: 'error',
-      });
+      bundle = await bundleServerCli(dir);
     });
     after(() => {
       proc?.kill('SIGKILL');

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import * as esbuild from 'esbuild';
+import { bundleServerCli } from '../harness/serverCli';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -23,11 +23,7 @@ describe('CLI (server/main.ts bundled)', function () {
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-cli-'));
-    bundle = path.join(dir, 'server.js');
-    await esbuild.build({
-      entryPoints: [path.join(ROOT, 'server/main.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-      packages: 'external', outfile: bundle, logLevel: 'error',
-    });
+    bundle = await bundleServerCli(dir);
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -61,7 +57,30 @@ describe('CLI (server/main.ts bundled)', function () {
   it('--help explains the options', async () => {
     const cli = run(['--help']);
     assert.equal(await cli.exit, 0);
-    for (const opt of ['--port', '--db', '--seed demo', '--reset', '--tenant HANDLE=KEY', '--faults', '--no-multipart-examples']) assert.ok(cli.out().includes(opt), opt);
+    for (const opt of ['--port', '--db', '--seed demo', '--reset', '--tenant HANDLE=KEY', '--faults', '--no-multipart-examples', '--host', '--allow-remote']) assert.ok(cli.out().includes(opt), opt);
+  });
+
+  it('--host that is not loopback: refused (exit 2) without --allow-remote; with it, a warning on stderr', async () => {
+    for (const host of ['0.0.0.0', '::', '192.168.1.2']) {
+      const cli = run(['--host', host, '--port', '0', '--db', ':memory:']);
+      assert.equal(await cli.exit, 2, host);
+      assert.match(cli.err(), /error: refusing to listen on .*: it is not a loopback address .*--allow-remote/);
+      assert.equal(cli.out(), '', 'nothing started');
+    }
+    const remote = run(['--host', '0.0.0.0', '--allow-remote', '--port', '0', '--db', ':memory:']);
+    const url = await started(remote);
+    assert.equal(url.startsWith('http://127.0.0.1:'), true, url);
+    assert.match(remote.err(), /WARNING: listening on 0\.0\.0\.0:\d+, which is reachable from the network/);
+    assert.match(remote.err(), /no TLS/);
+    assert.match(remote.err(), /demo keys \(local-dev-key, local-other-key\)/);
+    remote.proc.kill('SIGTERM');
+    assert.equal(await remote.exit, 0);
+    // Loopback spellings need no flag and print no warning.
+    const local = run(['--host', 'localhost', '--port', '0', '--db', ':memory:']);
+    await started(local);
+    assert.doesNotMatch(local.err(), /WARNING/);
+    local.proc.kill('SIGTERM');
+    assert.equal(await local.exit, 0);
   });
 
   it('bad arguments exit 2 with a message', async () => {

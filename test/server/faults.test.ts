@@ -33,6 +33,41 @@ describe('fault injection', function () {
       assert.ok(Date.now() - t0 >= 140, `took ${Date.now() - t0} ms`);
       await api(srv(), 'PUT', '/__local/faults', { faults: '' });
     });
+
+    it('resetAfter carries the write out, then drops the connection: the write is there although the client saw no answer', async () => {
+      const before = srv().server.stats().faultsInjected;
+      await api(srv(), 'PUT', '/__local/faults', { faults: 'resetAfter:1' });
+      const name = `reset-after-${crypto.randomUUID()}`;
+      const id = crypto.randomUUID();
+      await assert.rejects(
+        fetch(`${srv().url}/datasets`, { method: 'POST', headers: { 'x-api-key': srv().apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ id, name }) }),
+        (e: any) => {
+          assert.equal(e.name, 'TypeError'); // fetch failed: the socket closed without an answer
+          return true;
+        },
+      );
+      // Reads are dropped too (after being answered internally).
+      await assert.rejects(fetch(`${srv().url}/datasets?name=${name}`, { headers: { 'x-api-key': srv().apiKey } }));
+      await api(srv(), 'PUT', '/__local/faults', { faults: '' });
+      const found = await api(srv(), 'GET', `/datasets?name=${name}`);
+      assert.deepEqual(found.body.map((d: any) => d.id), [id], 'the create was committed once');
+      assert.equal(srv().server.stats().faultsInjected - before, 2, 'both drops counted');
+      assert.equal(srv().server.stats().internalErrors, 0);
+      // One roll per request picks at most one fault, so the probabilities may not add up to more than 1.
+      assert.equal((await api(srv(), 'PUT', '/__local/faults', { faults: 'resetAfter:0.6,reset:0.5' })).status, 422, 'probabilities above 1 in total');
+      assert.equal((await api(srv(), 'PUT', '/__local/faults', { faults: 'resetAfter:-1' })).status, 422);
+    });
+
+    it('retryAfter sets the Retry-After of injected 429 and 503 answers', async () => {
+      await api(srv(), 'PUT', '/__local/faults', { faults: '429:1,retryAfter:0.02' });
+      const hit = await api(srv(), 'GET', '/datasets');
+      assert.equal(hit.status, 429);
+      assert.equal(hit.headers.get('retry-after'), '0.02');
+      await api(srv(), 'PUT', '/__local/faults', { faults: 'retryAfter:0' });
+      assert.equal((await api(srv(), 'GET', '/datasets')).status, 200, 'retryAfter alone injects nothing');
+      assert.equal((await api(srv(), 'PUT', '/__local/faults', { faults: '503:1,retryAfter:soon' })).status, 422);
+      await api(srv(), 'PUT', '/__local/faults', { faults: '' });
+    });
   });
 
   describe('the official client completes a scenario through faults', () => {

@@ -207,7 +207,8 @@ export class ExamplesResource {
           if (!(await this.allExist(datasetId, batch.ids, o.signal))) throw e;
           res = { count: batch.ids.length, example_ids: batch.ids };
         }
-        created += res.count ?? res.example_ids?.length ?? 0;
+        // A 2xx answer that does not say how many (its fields are optional): the whole batch was taken.
+        created += res.count ?? res.example_ids?.length ?? batch.ids.length;
         if (res.as_of && (!asOf || res.as_of > asOf)) asOf = res.as_of;
       }
     };
