@@ -357,13 +357,12 @@ class Worker {
   }
 
   /**
-   * `prompts.push` is a plain POST of a commit (and of the repository the first time): the client repeats
-   * it only after 425/429, which say the server did nothing. When the push fails for another reason the
-   * commit may or may not have been made, so the driver reads the latest commit back before pushing again:
-   * every push carries a manifest no earlier commit has (its version number), and a worker is the only
-   * writer of its prompts, so the latest commit holding this manifest means the failed push was made.
-   * Repeating without the check would make a second commit, or meet the server's "identical to the latest
-   * commit" 409.
+   * `prompts.push` POSTs a commit (and the repository the first time). The client repeats both like idempotent
+   * requests: a repeat of a commit that landed meets the server's "identical to the latest commit" 409 and is
+   * read back as its own (the same manifest on the parent it gave), a repeat of a repository create meets
+   * "already exists" and reads the empty repository back. Should a push still fail (retries exhausted), the
+   * driver reads the latest commit back before pushing again: every push carries a manifest no earlier commit
+   * has (its version number), and a worker is the only writer of its prompts.
    */
   private async push(handle: string, manifests: unknown[]): Promise<void> {
     const manifest = promptManifest(handle, manifests.length + 1);
@@ -594,10 +593,10 @@ describe('client reliability under injected faults (real local server)', functio
     for (const kind of ['project.create', 'dataset.create', 'example.createBatch', 'feedback.create', 'queue.addRuns', 'prompt.push', 'trace']) {
       assert.ok((c.ops[kind] ?? 0) > 50, `${kind}: ${c.ops[kind] ?? 0} operations`);
     }
-    // Plain POSTs (prompt repositories and commits) are not repeated by the client after a 5xx or a dropped
-    // connection, so some pushes must have come back failed and been settled by reading back.
-    assert.ok((c.failed['prompt.push'] ?? 0) > 0, 'some pushes failed and were read back');
-    assert.ok(c.foundDone > 0, 'some failed writes had been carried out (resetAfter)');
+    // Every write, prompt pushes included, is made exactly once by the client itself; only a run of faults longer
+    // than its retries (a chance of about 1 in 10,000 per write here) leaves one for the driver to settle.
+    const failedTotal = Object.values(c.failed).reduce((a, b) => a + b, 0);
+    assert.ok(failedTotal <= 10, `writes the client reported failed after its retries: ${JSON.stringify(c.failed)}`);
     assert.ok(elapsedMs < 120_000, `${elapsedMs} ms`);
   });
 

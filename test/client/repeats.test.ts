@@ -123,6 +123,41 @@ describe('client: creates repeated after a lost answer (real local server)', () 
     assert.deepEqual((await collect(c.examples.list({ datasetId: d.id }))).map((e) => e.id).sort(), [...ids].sort());
   });
 
+  for (const how of ['lost', 'dropped'] as const) {
+    it(`a commit whose answer was ${how}: the repeat is refused as "nothing to commit" and read back as ours, made once`, async () => {
+      const name = unique('repeat-commit');
+      const manifest = (text: string) => ({ lc: 1, type: 'constructor', id: ['langchain', 'prompts', 'prompt', 'PromptTemplate'], kwargs: { template: text, input_variables: [], template_format: 'f-string' } });
+      await c.prompts.push(name, { manifest: manifest('first') });
+      const { client, posts } = lossy(`/commits/-/${name}`, how);
+      const url = await client.prompts.push(name, { manifest: manifest('second') });
+      assert.equal(posts.length, 2, 'sent, its answer spoiled, repeated');
+      const commits = await collect(c.prompts.listCommits(name));
+      assert.equal(commits.length, 2, 'one commit per push');
+      assert.ok(url.includes(commits[0]!.commit_hash.slice(0, 8)), `${url} names the new commit ${commits[0]!.commit_hash}`);
+      assert.deepEqual((commits[0]!.manifest as { kwargs: { template: string } }).kwargs.template, 'second');
+      assert.equal(commits[0]!.parent_commit_hash, commits[1]!.commit_hash);
+    });
+  }
+
+  it('a new prompt whose create answer was dropped: the repeat finds the empty repository and the push goes on', async () => {
+    const name = unique('repeat-repo');
+    const { client, posts } = lossy('/repos/', 'dropped');
+    await client.prompts.push(name, { description: 'made once', manifest: { lc: 1, type: 'constructor', id: ['langchain', 'prompts', 'prompt', 'PromptTemplate'], kwargs: { template: 'x', input_variables: [], template_format: 'f-string' } } });
+    assert.equal(posts.length, 2);
+    assert.equal((await c.prompts.get(name))?.description, 'made once');
+    assert.equal((await collect(c.prompts.listCommits(name))).length, 1);
+    // Someone else's repository of that name (with commits) is not taken for ours.
+    const { client: again } = lossy('/repos/', 'dropped');
+    await assert.rejects(again.prompts.create(name), LangSmithConflictError);
+  });
+
+  it('a commit refused as "nothing to commit" on its first attempt stays a conflict', async () => {
+    const name = unique('same-commit');
+    const manifest = { lc: 1, type: 'constructor', id: ['langchain', 'prompts', 'prompt', 'PromptTemplate'], kwargs: { template: 'same', input_variables: [], template_format: 'f-string' } };
+    await c.prompts.push(name, { manifest });
+    await assert.rejects(c.prompts.push(name, { manifest }), LangSmithConflictError);
+  });
+
   it('a caller’s id that already names something is a conflict, not taken for our own create', async () => {
     const first = await c.datasets.create({ name: unique('taken') });
     await assert.rejects(c.datasets.create({ name: unique('other'), id: first.id }), LangSmithConflictError);

@@ -1,5 +1,5 @@
 import { ClientContext } from '../context';
-import { LangSmithError, LangSmithValidationError, type LangSmithErrorInit } from '../errors';
+import { LangSmithError, LangSmithValidationError, isConflict, type LangSmithErrorInit } from '../errors';
 import { assertUuid, parsePromptIdentifier, type PromptRef } from '../ids';
 import { promptUrl } from '../links';
 import { MSG } from '../messages';
@@ -129,16 +129,30 @@ export class PromptsResource {
     return this.createRepo(ref, o);
   }
 
+  /**
+   * Creates the repository. Repeated like an idempotent request: when a repeat meets "already exists", the
+   * repository our earlier attempt made (an empty one, no commit yet) is read back as ours.
+   */
   private async createRepo(ref: PromptRef, o: PromptAttributes & { signal?: AbortSignal }): Promise<PromptRepo> {
-    const res = await this.ctx.http.request({
-      method: 'POST',
-      path: '/repos/',
-      json: compact({ repo_handle: ref.repo, description: o.description, readme: o.readme, tags: o.tags, is_public: !!o.isPublic }),
-      action: 'create prompt',
-      schema: repoOrEnvelope,
-      signal: o.signal,
-    });
-    return res;
+    let repeated = false;
+    try {
+      return await this.ctx.http.request({
+        method: 'POST',
+        path: '/repos/',
+        json: compact({ repo_handle: ref.repo, description: o.description, readme: o.readme, tags: o.tags, is_public: !!o.isPublic }),
+        action: 'create prompt',
+        schema: repoOrEnvelope,
+        signal: o.signal,
+        idempotent: true,
+        onRetry: () => (repeated = true),
+      });
+    } catch (e) {
+      if (!repeated || !isConflict(e)) throw e;
+      const repo = await this.get(`${ref.owner}/${ref.repo}`, o);
+      const commits = repo?.num_commits ?? 0;
+      if (!repo || commits > 0) throw e;
+      return repo;
+    }
   }
 
   async update(
@@ -246,17 +260,46 @@ export class PromptsResource {
     if (o.parentCommitHash && o.parentCommitHash !== 'latest') parent = o.parentCommitHash;
     else if (repo && 'last_commit_hash' in repo) parent = repo.last_commit_hash ?? undefined;
     else if (repo) parent = await this.latestCommitHash(`${ref.owner}/${ref.repo}`, o);
-    const res = await this.ctx.http.request({
-      method: 'POST',
-      path: `/commits/${this.path(ref)}`,
-      json: compact({ manifest: JSON.parse(JSON.stringify(manifest)) as unknown, parent_commit: parent, description: o.description }),
-      action: 'create commit',
-      schema: CommitEnvelopeSchema,
-      signal: o.signal,
-    });
+    const plain = JSON.parse(JSON.stringify(manifest)) as unknown;
+    // A commit is repeated like any idempotent request: a repeat of one that landed is refused by the server
+    // ("nothing to commit": the manifest is the latest one's), and is then read back as our own commit.
+    let repeated = false;
+    let res;
+    try {
+      res = await this.ctx.http.request({
+        method: 'POST',
+        path: `/commits/${this.path(ref)}`,
+        json: compact({ manifest: plain, parent_commit: parent, description: o.description }),
+        action: 'create commit',
+        schema: CommitEnvelopeSchema,
+        signal: o.signal,
+        idempotent: true,
+        onRetry: () => (repeated = true),
+      });
+    } catch (e) {
+      const own = repeated && isConflict(e) ? await this.landedCommit(ref, plain, parent, o) : undefined;
+      if (!own) throw e;
+      res = own;
+    }
     const commit = ('commit' in res && res.commit && typeof res.commit === 'object' ? res.commit : res) as Commit;
     const url = await this.url(`${ref.owner}/${ref.repo}:${commit.commit_hash}`, o);
     return { commit_hash: commit.commit_hash, commit, url };
+  }
+
+  /**
+   * After a repeated commit was refused as a conflict: the latest commit, when it is the one our earlier attempt
+   * made (the same manifest, on the parent we gave); otherwise undefined and the conflict stands.
+   */
+  private async landedCommit(ref: PromptRef, manifest: unknown, parent: string | undefined, o: { signal?: AbortSignal }): Promise<Commit | undefined> {
+    let latest: Commit | undefined;
+    for await (const c of this.listCommits(`${ref.owner}/${ref.repo}`, { limit: 1, signal: o.signal })) {
+      latest = c;
+      break;
+    }
+    if (!latest || stableJson(latest.manifest) !== stableJson(manifest)) return undefined;
+    const latestParent = latest.parent_commit_hash ?? undefined;
+    if (parent !== undefined && latestParent !== undefined && latestParent !== parent) return undefined;
+    return latest;
   }
 
   listCommits(identifier: string, o: { limit?: number; signal?: AbortSignal } = {}): AsyncGenerator<Commit, void, undefined> {
@@ -420,4 +463,13 @@ export class PromptsResource {
     const organizationId = own ? (await this.ctx.settings(o.signal)).id : undefined;
     return promptUrl(this.ctx.webUrl, { owner: ref.owner, repo: ref.repo, commit: ref.commit, own, organizationId });
   }
+}
+
+/** JSON with object keys in order: two manifests compare equal when they hold the same values. */
+function stableJson(v: unknown): string {
+  return JSON.stringify(v, (_k, value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
 }
