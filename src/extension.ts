@@ -38,6 +38,8 @@ export interface WorkbenchApi {
   readonly setPrompter: typeof setPrompter;
   /** The extension's secret storage (tests store a model key). */
   readonly secrets: vscode.SecretStorage;
+  /** Where the extension writes (its log, its storage, its state): the test that no key is written looks there. */
+  readonly storage: Pick<vscode.ExtensionContext, 'logUri' | 'globalStorageUri' | 'globalState' | 'workspaceState'>;
 }
 
 export function activate(context: vscode.ExtensionContext): WorkbenchApi | undefined {
@@ -92,7 +94,8 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
 
   void connection.updateContext();
   // Other extensions get nothing: these services can make authenticated calls.
-  return context.extensionMode === vscode.ExtensionMode.Test ? { views, clients, panels, setPrompter, secrets: context.secrets } : undefined;
+  const storage = { logUri: context.logUri, globalStorageUri: context.globalStorageUri, globalState: context.globalState, workspaceState: context.workspaceState };
+  return context.extensionMode === vscode.ExtensionMode.Test ? { views, clients, panels, setPrompter, secrets: context.secrets, storage } : undefined;
 }
 
 export function deactivate(): void {

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import { datasetNameFromFile, parseJsonObject, validateJsonObject, validateSplitName, validateTagName, validateWholeNumber } from '../common/datasetInput';
+import { safeFileName } from '../common/fileNames';
 import { DatasetNode, ExampleNode, VersionNode } from '../views/datasetsView';
 import { documentUri, showDocument } from '../views/documents';
 import type { LangSmithViews } from '../views/views';
@@ -76,7 +77,8 @@ export function registerDatasetCommands(register: CommandRegistrar, clients: Cli
 
   register(Commands.exportDatasetForFineTuning, async (node) => {
     if (!(node instanceof DatasetNode)) throw new Error(vscode.l10n.t('Select a dataset to export.'));
-    const fileName = `${node.dataset.name.replace(/[\\/:*?"<>|]+/g, '-')}.jsonl`;
+    // The server's name never becomes a path: no separators, dots, device names or control characters; not too long.
+    const fileName = safeFileName(node.dataset.name, '.jsonl', 'dataset');
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const target = await prompter().saveFile({
       title: vscode.l10n.t('Export “{0}” for OpenAI fine-tuning', node.dataset.name),

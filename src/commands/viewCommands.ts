@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { CommandRegistrar } from './registerCommand';
 import { Commands, ContextKeys } from '../constants';
 import type { LangSmithViews } from '../views/views';
-import { LoadMoreNode, TreeNode } from '../views/treeNode';
+import { LoadMoreNode, MessageNode, TreeNode } from '../views/treeNode';
 import { ask } from './ui';
 
 export function registerViewCommands(register: CommandRegistrar, views: LangSmithViews): void {
@@ -12,7 +12,9 @@ export function registerViewCommands(register: CommandRegistrar, views: LangSmit
   register(Commands.refreshPrompts, () => views.prompts.refresh());
   register(Commands.refreshAnnotationQueues, () => views.queues.refresh());
   register(Commands.refreshItem, (node) => {
-    if (node instanceof TreeNode) views.refreshNode(node);
+    // On an error row (Retry): reload the list that failed, which may be a whole view.
+    if (node instanceof MessageNode && node.retryOf) views.refreshNode(node.retryOf);
+    else if (node instanceof TreeNode) views.refreshNode(node);
   });
   register(Commands.loadMore, async (node) => {
     if (node instanceof LoadMoreNode) await node.owner.loadMore();

@@ -1,7 +1,7 @@
 // The example editor: edits one example of a dataset (or writes a new one): inputs, outputs and metadata as
 // JSON, its splits and its attachments. The host owns what the server has; the webview owns the draft.
 import * as z from 'zod/mini';
-import { defineNotification, defineReady, defineRequest } from './messages';
+import { defineNotification, defineReady, defineRequest, inboundRecord } from './messages';
 
 const json = z.record(z.string(), z.unknown());
 const id = z.string().check(z.minLength(1), z.maxLength(200));
@@ -46,11 +46,14 @@ export type ExampleEditorState = z.infer<typeof ExampleEditorState>;
 
 export const ExampleEditorReady = defineReady('exampleEditor', ExampleEditorState);
 
+/** JSON the user wrote. */
+const draftJson = inboundRecord(z.string(), z.unknown());
+
 /** What the user wrote, as the webview checked it. */
 export const ExampleDraft = z.strictObject({
-  inputs: json,
-  outputs: z.nullable(json),
-  metadata: z.nullable(json),
+  inputs: draftJson,
+  outputs: z.nullable(draftJson),
+  metadata: z.nullable(draftJson),
   splits: z.array(z.string().check(z.minLength(1), z.maxLength(200))),
 });
 export type ExampleDraft = z.infer<typeof ExampleDraft>;
@@ -60,11 +63,14 @@ const text = z.string().check(z.maxLength(5_000_000));
 export const DraftText = z.strictObject({ inputs: text, outputs: text, metadata: text, splits: z.array(z.string().check(z.maxLength(200))) });
 export type DraftText = z.infer<typeof DraftText>;
 
+/** The name of an attachment the example has (the server's names may be longer than the ones the editor gives). */
+const existingName = z.string().check(z.maxLength(1000));
+
 /** Attachment changes: files added (held by the host under a token), renamed and removed. */
 export const AttachmentChanges = z.strictObject({
-  add: z.array(z.strictObject({ token: z.string(), name: z.string().check(z.minLength(1), z.maxLength(200)) })),
-  rename: z.record(z.string(), z.string().check(z.minLength(1), z.maxLength(200))),
-  remove: z.array(z.string()),
+  add: z.array(z.strictObject({ token: z.string().check(z.maxLength(100)), name: z.string().check(z.minLength(1), z.maxLength(200)) })),
+  rename: inboundRecord(existingName, z.string().check(z.minLength(1), z.maxLength(200))),
+  remove: z.array(existingName),
 });
 export type AttachmentChanges = z.infer<typeof AttachmentChanges>;
 
@@ -78,7 +84,7 @@ export type SaveResult = z.infer<typeof SaveResult>;
 /** Saves the draft. `base` is the server version the draft started from; `force` overwrites a newer one. */
 export const SaveExample = defineRequest(
   'exampleEditor/save',
-  z.strictObject({ base: z.nullable(z.string()), draft: ExampleDraft, attachments: AttachmentChanges, force: z.boolean() }),
+  z.strictObject({ base: z.nullable(z.string().check(z.maxLength(100))), draft: ExampleDraft, attachments: AttachmentChanges, force: z.boolean() }),
   SaveResult,
 );
 
@@ -93,7 +99,7 @@ export const PickAttachment = defineRequest(
 );
 
 /** Opens an attachment of the saved example in VS Code. */
-export const OpenAttachment = defineRequest('exampleEditor/openAttachment', z.strictObject({ name: z.string() }), z.strictObject({}));
+export const OpenAttachment = defineRequest('exampleEditor/openAttachment', z.strictObject({ name: existingName }), z.strictObject({}));
 
 /** The webview tells the host whether it has unsaved changes (for the tab title and the question on close). */
 export const DraftState = defineNotification('exampleEditor/draftState', z.strictObject({ dirty: z.boolean(), draft: z.nullable(DraftText) }));

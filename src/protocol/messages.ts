@@ -24,7 +24,8 @@ export const ErrorCode = z.enum([
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
-const method = z.string().check(z.regex(/^[a-z][A-Za-z0-9]*\/[a-z][A-Za-z0-9]*$/, 'method must look like scope/name'));
+// Bounded: an unknown method's name is echoed in the error, and a page must not make the host echo megabytes.
+const method = z.string().check(z.maxLength(100), z.regex(/^[a-z][A-Za-z0-9]*\/[a-z][A-Za-z0-9]*$/, 'method must look like scope/name'));
 
 const requestId = z.int().check(z.nonnegative());
 
@@ -104,6 +105,18 @@ export type ReadyType<S extends Schema> = RequestType<z.ZodMiniObject<Record<str
 
 export function defineReady<S extends Schema>(scope: string, state: S): ReadyType<S> {
   return defineRequest(`${scope}/ready`, z.strictObject({}), z.strictObject({ restore: z.unknown(), connection: ConnectionState, state }));
+}
+
+/**
+ * A free-form object a webview sends (a draft's JSON, a prompt's values). A record schema silently drops an own key
+ * named `__proto__` (what JSON.parse makes of one), so the handler would act on other data than was sent: such a
+ * key is refused with a reason instead. Nothing of it reaches a prototype either way.
+ */
+export function inboundRecord<V extends Schema>(key: z.ZodMiniString<string>, value: V) {
+  return z.pipe(
+    z.custom<unknown>((v) => !(v !== null && typeof v === 'object' && Object.hasOwn(v, '__proto__')), 'A key named “__proto__” cannot be used.'),
+    z.record(key, value),
+  );
 }
 
 /** Turns a zod failure into one short line a person can read (never echoes the whole payload). */

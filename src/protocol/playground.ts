@@ -3,7 +3,7 @@
 // every run to a LangSmith project. The host owns the prompt, the model connection, the session's history
 // and the trace queue; the webview owns the values, the model settings and the follow-up being typed.
 import * as z from 'zod/mini';
-import { defineNotification, defineReady, defineRequest } from './messages';
+import { defineNotification, defineReady, defineRequest, inboundRecord } from './messages';
 
 const short = z.string().check(z.maxLength(2000));
 const hash = z.string().check(z.regex(/^[0-9a-f]{6,64}$/i, 'a commit hash'));
@@ -110,7 +110,7 @@ export const PlaygroundReady = defineReady('playground', PlaygroundState);
 export const RunPrompt = defineRequest(
   'playground/run',
   z.strictObject({
-    values: z.record(z.string().check(z.maxLength(200)), z.string().check(z.maxLength(1_000_000))),
+    values: inboundRecord(z.string().check(z.maxLength(200)), z.string().check(z.maxLength(1_000_000))),
     model: ModelSettings,
     /** Chat mode: the run is a turn of the session (with its history). */
     chat: z.boolean(),

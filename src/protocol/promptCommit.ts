@@ -105,7 +105,8 @@ export const ShowDiff = defineRequest('promptCommit/showDiff', z.strictObject({}
 export const OpenCommit = defineRequest('promptCommit/openCommit', z.strictObject({ hash: z.string().check(z.maxLength(100)) }), z.strictObject({}));
 
 /** Shows the file in the editor (at a problem's place). */
-export const RevealFile = defineRequest('promptCommit/revealFile', z.strictObject({ line: z.optional(z.number()), column: z.optional(z.number()) }), z.strictObject({}));
+const position = z.int().check(z.minimum(1), z.maximum(100_000_000));
+export const RevealFile = defineRequest('promptCommit/revealFile', z.strictObject({ line: z.optional(position), column: z.optional(position) }), z.strictObject({}));
 
 /** The file changed in the editor (or the remote prompt was read again): the new state. */
 export const PromptCommitChanged = defineNotification('promptCommit/changed', PromptCommitState);

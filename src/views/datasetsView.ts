@@ -154,7 +154,7 @@ export class SplitsNode extends TreeNode {
         this.failure = err;
       }
     }
-    if (this.failure !== undefined) return [errorNode(this, this.id, this.failure)];
+    if (this.failure !== undefined) return [errorNode(this, this.id, this.failure, this)];
     if (!this.names?.length) return [new MessageNode(`${this.id}/empty`, this, vscode.l10n.t('No splits'), { icon: 'info' })];
     return this.names.map((name) => new MessageNode(`${this.id}/${name}`, this, name, { icon: 'tag', contextValue: 'split' }));
   }

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import { isNotFound } from '../client/errors';
+import { safeFileName } from '../common/fileNames';
 import { SCHEME } from '../constants';
 
 
@@ -28,8 +29,9 @@ export function documentUri(kind: 'similarExamples', search: string, label: stri
 /** `ref` is JSON: a {@link PromptCommitRef}; the commit as a readable prompt file. */
 export function documentUri(kind: 'promptCommit', ref: string, label: string): vscode.Uri;
 export function documentUri(kind: Kind, ref: string, label: string): vscode.Uri {
-  // The label (a readable file name) is the path; what to fetch is in the query.
-  const name = label.replace(/[\\/:*?"<>|\s]+/g, '-').slice(0, 60) || kind;
+  // The label (a readable file name) is the path; what to fetch is in the query. It comes from server names: no
+  // separators, control or text-direction characters (a tab title must not pose as another file), whole characters.
+  const name = Array.from(safeFileName(label, '', kind).replace(/\s+/g, '-')).slice(0, 60).join('') || kind;
   const ext = kind === 'promptCommit' ? '.prompt.yaml' : '.json';
   return vscode.Uri.from({ scheme: SCHEME, path: `/${kind}/${name}${ext}`, query: new URLSearchParams({ kind, ref }).toString() });
 }

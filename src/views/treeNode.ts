@@ -49,9 +49,14 @@ export class MessageNode extends TreeNode {
     id: string,
     parent: TreeNode | undefined,
     readonly label: string,
-    private readonly options: { icon?: string; tooltip?: string; command?: vscode.Command; contextValue?: string } = {},
+    private readonly options: { icon?: string; tooltip?: string; command?: vscode.Command; contextValue?: string; retry?: TreeNode } = {},
   ) {
     super(id, parent);
+  }
+
+  /** For an error node: the node whose children failed to load, which its Retry action reloads. */
+  get retryOf(): TreeNode | undefined {
+    return this.options.retry;
   }
 
   treeItem(): vscode.TreeItem {
@@ -75,33 +80,45 @@ export function groupItem(id: string, label: string, icon: string, contextValue:
   return item;
 }
 
-/** A node describing why children could not be loaded, with the action that helps. */
-export function errorNode(parent: TreeNode | undefined, idPrefix: string, err: unknown): MessageNode {
+/** The context value of an error node: its row offers Retry (Refresh), which reloads what failed. */
+export const LOAD_ERROR = 'loadError';
+
+/**
+ * A node describing why children could not be loaded, with the action that helps; `owner` is the node whose
+ * children failed (a view's hidden root for a top-level list), which the row's Retry action reloads.
+ */
+export function errorNode(parent: TreeNode | undefined, idPrefix: string, err: unknown, owner?: TreeNode): MessageNode {
   const id = `${idPrefix}/error`;
   if (err instanceof NotSignedInError) {
     return new MessageNode(id, parent, vscode.l10n.t('Sign in to LangSmith…'), { icon: 'sign-in', command: { command: Commands.signIn, title: vscode.l10n.t('Sign In') } });
   }
+  const retry = owner ?? parent;
   if (err instanceof LangSmithAuthError) {
     return new MessageNode(id, parent, vscode.l10n.t('The API key was rejected — sign in again…'), {
       icon: 'warning',
       tooltip: err.message,
       command: { command: Commands.signIn, title: vscode.l10n.t('Sign In') },
+      contextValue: LOAD_ERROR,
+      retry,
     });
   }
   if (err instanceof LangSmithNotFoundError) {
-    return new MessageNode(id, parent, vscode.l10n.t('Not found — it may have been deleted. Refresh.'), { icon: 'warning', tooltip: err.message });
+    return new MessageNode(id, parent, vscode.l10n.t('Not found — it may have been deleted. Refresh.'), { icon: 'warning', tooltip: err.message, contextValue: LOAD_ERROR, retry });
   }
   const message = err instanceof Error ? err.message : String(err);
   return new MessageNode(id, parent, vscode.l10n.t('Could not load: {0}', message), {
     icon: 'error',
-    tooltip: `${message}\n\n${vscode.l10n.t('Click to see the LangSmith log.')}`,
+    tooltip: `${message}\n\n${vscode.l10n.t('Click to see the LangSmith log; Refresh tries again.')}`,
     command: { command: Commands.showLog, title: vscode.l10n.t('Show Log') },
+    contextValue: LOAD_ERROR,
+    retry,
   });
 }
 
 /**
  * Children that come from a lazy async iterator, one page at a time. Concurrent loads share one promise, so
- * expanding a node twice quickly never fetches twice.
+ * expanding a node twice quickly never fetches twice. A reset starts afresh at once: a load still waiting (on a
+ * server that does not answer) is left behind, and what it brings later is dropped.
  */
 export class PagedChildren<T> {
   private iterator: AsyncIterator<T> | undefined;
@@ -109,6 +126,8 @@ export class PagedChildren<T> {
   private done = false;
   private pending: Promise<void> | undefined;
   private failure: unknown;
+  /** Counts resets: a load of an earlier generation changes nothing. */
+  private generation = 0;
 
   constructor(
     private readonly open: () => Promise<AsyncIterator<T>>,
@@ -133,16 +152,31 @@ export class PagedChildren<T> {
 
   /** Loads the next page (or nothing if a load is already under way or all is loaded). */
   loadMore(): Promise<void> {
-    this.pending ??= this.loadPage().finally(() => (this.pending = undefined));
+    if (!this.pending) {
+      const load: Promise<void> = this.loadPage(this.generation).finally(() => {
+        if (this.pending === load) this.pending = undefined;
+      });
+      this.pending = load;
+    }
     return this.pending;
   }
 
-  private async loadPage(): Promise<void> {
+  private async loadPage(generation: number): Promise<void> {
+    const current = () => generation === this.generation;
     this.failure = undefined;
     try {
-      this.iterator ??= await this.open();
+      let iterator = this.iterator;
+      if (!iterator) {
+        iterator = await this.open();
+        if (!current()) {
+          void iterator.return?.();
+          return;
+        }
+        this.iterator = iterator;
+      }
       for (let i = 0; i < this.pageSize; i++) {
-        const next = await this.iterator.next();
+        const next = await iterator.next();
+        if (!current()) return;
         if (next.done) {
           this.done = true;
           return;
@@ -151,11 +185,13 @@ export class PagedChildren<T> {
       }
       // Peek ahead is not possible without consuming; the next page tells whether more exist.
     } catch (err) {
-      this.failure = err;
+      if (current()) this.failure = err;
     }
   }
 
   reset(): void {
+    this.generation++;
+    this.pending = undefined;
     void this.iterator?.return?.();
     this.iterator = undefined;
     this.loaded.length = 0;
@@ -236,10 +272,10 @@ export abstract class PagedParentNode<T> extends TreeNode {
     const parent = this.childParent;
     // Signed out, a view stays empty so that its sign-in welcome content shows.
     if (this.hidden && this.paged.error instanceof NotSignedInError) return [];
-    if (this.paged.error !== undefined && this.paged.items.length === 0) return [...fixed, errorNode(parent, this.id, this.paged.error)];
+    if (this.paged.error !== undefined && this.paged.items.length === 0) return [...fixed, errorNode(parent, this.id, this.paged.error, this)];
     const items = this.paged.items.map((item) => this.cachedNode(item));
     const tail: TreeNode[] = [];
-    if (this.paged.error !== undefined) tail.push(errorNode(parent, this.id, this.paged.error));
+    if (this.paged.error !== undefined) tail.push(errorNode(parent, this.id, this.paged.error, this));
     else if (this.paged.hasMore) tail.push(new LoadMoreNode(parent, this.id, this, items.length));
     if (items.length === 0 && fixed.length === 0 && tail.length === 0) return [new MessageNode(`${this.id}/empty`, parent, this.emptyLabel(), { icon: 'info' })];
     return [...fixed, ...items, ...tail];

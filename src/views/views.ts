@@ -56,6 +56,8 @@ export class LangSmithViews implements vscode.Disposable {
 
   /** The view a node belongs to (nodes know their root through their parents or their id prefix). */
   viewOf(node: TreeNode): LangSmithView<TreeNode> | undefined {
+    const byRoot = this.all.find((view) => view.root === node);
+    if (byRoot) return byRoot;
     const top = topId(node);
     if (top.startsWith('project/') || top.startsWith('run/')) return this.projects;
     if (top.startsWith('dataset/')) return this.datasets;

@@ -15,11 +15,19 @@ const reportFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-ext-')),
 const executable = process.env.LSW_VSCODE_EXECUTABLE || path.join(root, 'test/harness/code-shim.mjs');
 
 // The suite talks to a real local LangSmith server with demo data (built by esbuild.mjs as dist/server.js).
+// Everything the server prints goes to a log file too, which the suite's last test looks through for the key.
+const serverLog = path.join(path.dirname(reportFile), 'server.log');
+const serverLogStream = fs.createWriteStream(serverLog);
 const server = spawn(process.execPath, [path.join(root, 'dist/server.js'), '--port', '0', '--db', ':memory:', '--seed', 'demo'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+server.stderr.on('data', (chunk) => {
+  serverLogStream.write(chunk);
+  process.stderr.write(chunk);
 });
 const serverUrl = await new Promise((resolve, reject) => {
   readline.createInterface({ input: server.stdout }).on('line', (line) => {
+    serverLogStream.write(`${line}\n`);
     const m = /listening on (http:\/\/\S+)/.exec(line);
     if (m) resolve(m[1].replace(/\/$/, ''));
   });
@@ -37,6 +45,7 @@ try {
       LANGSMITH_ENDPOINT: serverUrl,
       LANGSMITH_API_KEY: 'local-dev-key',
       LANGSMITH_WORKSPACE_ID: '',
+      LSW_SERVER_LOG: serverLog,
       ...(process.env.LSW_TEST_GREP ? { LSW_TEST_GREP: process.env.LSW_TEST_GREP } : {}),
     },
   });

@@ -12,6 +12,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { fakeWebview, StubUri } from '../harness/vscodeStub';
+import { renderWebviewHtml } from '../../src/webviews/html';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ORIGIN = 'http://webview.test';
@@ -43,6 +45,8 @@ export interface OpenApp {
   reload(): Promise<void>;
   /** Console errors and CSP violations of the page. */
   problems: string[];
+  /** The CSP violations alone (directive and what was blocked), also counted in `problems`. */
+  cspViolations: string[];
   /** The webview's saved state (what VS Code would keep). */
   savedState(): Promise<unknown>;
   close(): Promise<void>;
@@ -80,17 +84,20 @@ const THEMES: Record<'dark' | 'light', Record<string, string>> = {
   },
 };
 
+/**
+ * The page the extension would give the app (src/webviews/html.ts: its CSP, a fresh nonce, the bundle), with this
+ * origin standing for the webview's resource origin, plus what VS Code's own webview host page adds: the theme's
+ * variables on <html>, the theme class on <body> and the editor's background and font.
+ */
 function page(app: string, theme: 'dark' | 'light', hasCss: boolean): string {
   const vars = Object.entries(THEMES[theme]).map(([k, v]) => `--vscode-${k.replace(/\./g, '-')}: ${v};`).join(' ');
-  // The extension's CSP, with this origin standing for the webview's resource origin (see src/webviews/html.ts).
-  const csp = `default-src 'none'; script-src 'nonce-test' ${ORIGIN}; style-src 'nonce-test' ${ORIGIN}; img-src ${ORIGIN} https: data:; font-src ${ORIGIN}; connect-src 'none'; base-uri 'none'; form-action 'none'`;
-  return `<!DOCTYPE html><html lang="en" style="${vars}"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}"><meta property="csp-nonce" content="test">
-<style nonce="test">/* What VS Code's webview host page gives every webview: the editor's background and font. */
+  const html = renderWebviewHtml(fakeWebview(ORIGIN) as never, StubUri.file(ROOT) as never, app, app, hasCss);
+  const nonce = /<meta property="csp-nonce" content="([^"]+)">/.exec(html)?.[1];
+  if (!nonce) throw new Error('the webview page has no csp-nonce meta tag');
+  const hostStyle = `<style nonce="${nonce}">/* What VS Code's webview host page gives every webview: the editor's background and font. */
 html { background: var(--vscode-editor-background); }
-body { margin: 0; padding: 0 20px; color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }</style>
-${hasCss ? `<link rel="stylesheet" nonce="test" href="${ORIGIN}/${app}.css">` : ''}</head>
-<body class="vscode-${theme}"><div id="root"></div><script nonce="test" src="${ORIGIN}/${app}.js"></script></body></html>`;
+body { margin: 0; padding: 0 20px; color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }</style>`;
+  return html.replace('<html lang="en">', `<html lang="en" style="${vars}">`).replace('</title>', `</title>\n${hostStyle}`).replace('<body>', `<body class="vscode-${theme}">`);
 }
 
 export async function openApp(browser: Browser, app: string, options: AppOptions): Promise<OpenApp> {
@@ -102,8 +109,11 @@ export async function openApp(browser: Browser, app: string, options: AppOptions
   const p = await context.newPage();
   const log: { method: string; params: unknown }[] = [];
   const problems: string[] = [];
+  const cspViolations: string[] = [];
   p.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
+    if (m.type() !== 'error') return;
+    problems.push(m.text());
+    if (m.text().startsWith('CSP violation: ')) cspViolations.push(m.text().slice('CSP violation: '.length));
   });
   p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   await p.route(`${ORIGIN}/**`, (route) => {
@@ -151,6 +161,7 @@ export async function openApp(browser: Browser, app: string, options: AppOptions
   return {
     page: p,
     problems,
+    cspViolations,
     requests: (method) => log.filter((l) => l.method === method).map((l) => l.params),
     notify: (method, params) => p.evaluate((m) => window.postMessage(m, '*'), { kind: 'notification', method, params }),
     reload: async () => {

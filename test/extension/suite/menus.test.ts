@@ -82,6 +82,8 @@ describe('rows and menus a new user sees', function () {
       ['prompts', 'publicPrompts', ['refreshItem', 'searchPublicPrompts']],
       ['queues', 'queue', ['copyId', 'deleteQueue', 'editQueue', 'refreshItem']],
       ['queues', 'queueRun', ['addFeedback', 'copyFeedbackLink', 'copyId', 'openInLangSmith', 'openRun', 'removeRunFromQueue', 'showFeedback']],
+      // A list that failed to load: its error row retries.
+      ...(['projects', 'datasets', 'prompts', 'queues'] as const).map((view): [ViewName, string, string[]] => [view, 'loadError', ['refreshItem']]),
     ];
     for (const [view, value, expected] of table) assert.deepEqual(offered(view, value), expected, `${view} ${value}`);
     // Every context-menu entry applies to at least one state of the table: none is dead.

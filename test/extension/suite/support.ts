@@ -12,6 +12,46 @@ export const endpoint = process.env.LANGSMITH_ENDPOINT ?? '';
 export const apiKey = process.env.LANGSMITH_API_KEY ?? '';
 
 const server = { url: endpoint, apiKey };
+/** The local server as the test harness's helpers take it (test/harness/http.ts, test/harness/hostile.ts). */
+export const serverAddress: { readonly url: string; readonly apiKey: string } = server;
+
+/** A notification the extension showed during the run. */
+export interface ShownMessage {
+  kind: 'error' | 'warning' | 'info';
+  message: string;
+  /** The buttons offered (string items only). */
+  items: string[];
+}
+
+// Every notification of the whole run is recorded, for the last suite's check that no API key was ever shown.
+// Each suite file is bundled with its own copy of this module: the record is kept on globalThis, installed once.
+const SHOWN = Symbol.for('lsw.shownMessages');
+const registry = globalThis as unknown as Record<symbol, ShownMessage[] | undefined>;
+type Show = (message: string, ...rest: unknown[]) => Thenable<unknown>;
+const windowApi = vscode.window as unknown as Record<'showErrorMessage' | 'showWarningMessage' | 'showInformationMessage', Show>;
+if (!registry[SHOWN]) {
+  const list: ShownMessage[] = (registry[SHOWN] = []);
+  for (const [kind, name] of [
+    ['error', 'showErrorMessage'],
+    ['warning', 'showWarningMessage'],
+    ['info', 'showInformationMessage'],
+  ] as const) {
+    const original = windowApi[name];
+    windowApi[name] = (message: string, ...rest: unknown[]) => {
+      list.push({ kind, message: String(message), items: rest.filter((r): r is string => typeof r === 'string') });
+      return original.call(vscode.window, message, ...rest);
+    };
+  }
+}
+
+function recordShown(kind: ShownMessage['kind'], message: string): void {
+  registry[SHOWN]!.push({ kind, message: String(message), items: [] });
+}
+
+/** The notifications shown so far in this run (all suites). */
+export function shownMessages(): readonly ShownMessage[] {
+  return registry[SHOWN] ?? [];
+}
 
 /** A call to the local server's API; fails the test unless it answers 2xx. */
 export function http<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -52,10 +92,12 @@ export async function runScripted<P extends ScriptedPrompter>(workbench: Workben
   const { showErrorMessage, showInformationMessage } = window;
   window.showErrorMessage = async (message: string) => {
     errors.push(message);
+    recordShown('error', message);
     return undefined;
   };
   window.showInformationMessage = async (message: string) => {
     infos.push(message);
+    recordShown('info', message);
     return undefined;
   };
   try {

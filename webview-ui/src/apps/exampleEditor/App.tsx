@@ -49,6 +49,9 @@ const sameDraft = (a: Draft, b: Draft) => JSON.stringify(a) === JSON.stringify(b
 
 const formatSize = (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 
+/** The new name of an attachment, if it is renamed: own keys only (attachments named `constructor` or `__proto__`). */
+const renamedTo = (rename: Record<string, string>, name: string): string | undefined => (Object.hasOwn(rename, name) ? rename[name] : undefined);
+
 export function App() {
   const [state, setState] = useAppState<ExampleEditorState>();
   const { dataset, example } = state;
@@ -108,7 +111,7 @@ export function App() {
   const outputErrors = outputs.ok && outputs.value === null && !dataset.outputsSchema ? [] : errorsOf(outputs, dataset.outputsSchema, 'outputs');
   const metadataErrors = metadata.ok ? [] : [metadata.error];
   const renameTargets = Object.values(draft.rename);
-  const names = [...(example?.attachments ?? []).filter((a) => !draft.remove.includes(a.name)).map((a) => draft.rename[a.name] ?? a.name), ...draft.added.map((a) => a.name)];
+  const names = [...(example?.attachments ?? []).filter((a) => !draft.remove.includes(a.name)).map((a) => renamedTo(draft.rename, a.name) ?? a.name), ...draft.added.map((a) => a.name)];
   const attachmentError = names.length !== new Set(names).size ? 'Two attachments would have the same name: rename one of them.' : undefined;
   const valid = inputErrors.length === 0 && outputErrors.length === 0 && metadataErrors.length === 0 && !attachmentError && renameTargets.every((n) => n.trim());
 
@@ -292,7 +295,7 @@ export function App() {
         <ul className="lsw-attachments">
           {(example?.attachments ?? []).map((a) => {
             const removed = draft.remove.includes(a.name);
-            const shown = draft.rename[a.name] ?? a.name;
+            const shown = renamedTo(draft.rename, a.name) ?? a.name;
             return (
               <li key={a.name} className={removed ? 'lsw-removed' : undefined}>
                 {renaming?.from === a.name ? (
@@ -305,9 +308,9 @@ export function App() {
                     onChange={(e) => setRenaming({ from: a.name, to: e.target.value })}
                     onKeyDown={(e) => {
                       if (e.key === 'Enter' && renaming.to.trim()) {
-                        const rename = { ...draft.rename };
-                        if (renaming.to.trim() === a.name) delete rename[a.name];
-                        else rename[a.name] = renaming.to.trim();
+                        // Built with own keys only: an attachment may be named __proto__.
+                        const rename = Object.fromEntries(Object.entries(draft.rename).filter(([from]) => from !== a.name));
+                        if (renaming.to.trim() !== a.name) Object.defineProperty(rename, a.name, { value: renaming.to.trim(), enumerable: true, configurable: true, writable: true });
                         setDraft({ rename });
                         setRenaming(undefined);
                       } else if (e.key === 'Escape') setRenaming(undefined);

@@ -41,6 +41,11 @@ const noEarly = (): Early => ({ deltas: new Map(), finished: new Map() });
 /** Ctrl+Enter, or Cmd+Enter on a Mac. */
 const isRunKey = (e: KeyboardEvent) => e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey;
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/**
+ * A record's own entry: variable names come from the prompt, and one named `constructor` or `__proto__` must not
+ * find what every object inherits.
+ */
+const own = <T,>(record: Record<string, T>, name: string): T | undefined => (Object.hasOwn(record, name) ? record[name] : undefined);
 
 export function App() {
   const [state, setState] = useAppState<PlaygroundState>();
@@ -77,7 +82,7 @@ export function App() {
   const flushTraces = useRequest(FlushTraces);
   const openSource = useRequest(OpenSource);
 
-  const valueOf = (name: string) => values[name] ?? state.values[name] ?? '';
+  const valueOf = (name: string) => own(values, name) ?? own(state.values, name) ?? '';
   const texts = modelTexts(edits, state.model);
   const modelCheck = checkModel(texts.model);
   const temperatureCheck = checkTemperature(texts.temperature);
@@ -112,8 +117,8 @@ export function App() {
 
   useNotification(PlaygroundChanged, (next) => {
     // What the fields show stays theirs, even where the host's remembered values change under them.
-    const missing = variables.filter((v) => values[v] === undefined && state.values[v] !== undefined && next.values[v] !== state.values[v]);
-    if (missing.length) setValues({ ...values, ...Object.fromEntries(missing.map((v) => [v, state.values[v]!])) });
+    const missing = variables.filter((v) => own(values, v) === undefined && own(state.values, v) !== undefined && own(next.values, v) !== own(state.values, v));
+    if (missing.length) setValues({ ...values, ...Object.fromEntries(missing.map((v) => [v, own(state.values, v)!])) });
     setState(() => next);
   });
 
@@ -247,7 +252,7 @@ export function App() {
 
   const setValue = (name: string, text: string) => {
     setValues({ ...values, [name]: text });
-    if (fieldErrors[name]) setFieldErrors({});
+    if (own(fieldErrors, name)) setFieldErrors({});
   };
   const setEdit = (patch: Partial<ModelEdits>) => setEdits({ ...edits, ...patch });
   const onKeyDown = (e: KeyboardEvent) => {
@@ -343,7 +348,7 @@ export function App() {
         {!variables.length && <p className="lsw-muted">{prompt ? 'The prompt has no variables.' : 'The inputs show once the prompt can be read; what you typed is kept.'}</p>}
         {variables.map((name, i) => {
           const value = valueOf(name);
-          const problem = fieldErrors[name];
+          const problem = own(fieldErrors, name);
           return (
             <div className="pg-field" key={name} data-testid="variable">
               <label htmlFor={`pg-var-${i}`} className="lsw-field-label lsw-mono pg-var-label">
