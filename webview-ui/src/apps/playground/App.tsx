@@ -398,52 +398,12 @@ export function App() {
               onChange={(e) => setEdit({ model: e.target.value })}
             />
           </div>
-          <div className="pg-model-number">
-            <label htmlFor="pg-temperature" className="lsw-field-label">
-              Temperature
-            </label>
-            <input
-              id="pg-temperature"
-              className="lsw-input pg-wide"
-              inputMode="decimal"
-              value={texts.temperature}
-              placeholder="default"
-              aria-invalid={!temperatureCheck.ok || undefined}
-              aria-describedby={!temperatureCheck.ok ? 'pg-temperature-error' : undefined}
-              onChange={(e) => setEdit({ temperature: e.target.value })}
-            />
-          </div>
-          <div className="pg-model-number">
-            <label htmlFor="pg-max-tokens" className="lsw-field-label">
-              Max tokens
-            </label>
-            <input
-              id="pg-max-tokens"
-              className="lsw-input pg-wide"
-              inputMode="numeric"
-              value={texts.maxTokens}
-              placeholder="default"
-              aria-invalid={!maxTokensCheck.ok || undefined}
-              aria-describedby={!maxTokensCheck.ok ? 'pg-max-tokens-error' : undefined}
-              onChange={(e) => setEdit({ maxTokens: e.target.value })}
-            />
-          </div>
+          <NumberSetting id="pg-temperature" label="Temperature" inputMode="decimal" value={texts.temperature} check={temperatureCheck} onChange={(v) => setEdit({ temperature: v })} />
+          <NumberSetting id="pg-max-tokens" label="Max tokens" inputMode="numeric" value={texts.maxTokens} check={maxTokensCheck} onChange={(v) => setEdit({ maxTokens: v })} />
         </div>
-        {!modelCheck.ok && (
-          <p id="pg-model-error" className="lsw-error-text pg-field-error" role="alert" data-testid="model-error">
-            {modelCheck.error}
-          </p>
-        )}
-        {!temperatureCheck.ok && (
-          <p id="pg-temperature-error" className="lsw-error-text pg-field-error" role="alert" data-testid="temperature-error">
-            {temperatureCheck.error}
-          </p>
-        )}
-        {!maxTokensCheck.ok && (
-          <p id="pg-max-tokens-error" className="lsw-error-text pg-field-error" role="alert" data-testid="max-tokens-error">
-            {maxTokensCheck.error}
-          </p>
-        )}
+        <FieldError id="pg-model-error" testId="model-error" check={modelCheck} />
+        <FieldError id="pg-temperature-error" testId="temperature-error" check={temperatureCheck} />
+        <FieldError id="pg-max-tokens-error" testId="max-tokens-error" check={maxTokensCheck} />
 
         {endpoint.url ? (
           <p className="pg-fact" data-testid="endpoint">
@@ -607,5 +567,38 @@ export function App() {
         </section>
       )}
     </main>
+  );
+}
+
+type Check = { ok: true } | { ok: false; error: string };
+
+/** A number of the model settings (empty: the endpoint's default), its problem described by `<id>-error`. */
+function NumberSetting(p: { id: string; label: string; inputMode: 'decimal' | 'numeric'; value: string; check: Check; onChange: (value: string) => void }) {
+  return (
+    <div className="pg-model-number">
+      <label htmlFor={p.id} className="lsw-field-label">
+        {p.label}
+      </label>
+      <input
+        id={p.id}
+        className="lsw-input pg-wide"
+        inputMode={p.inputMode}
+        value={p.value}
+        placeholder="default"
+        aria-invalid={!p.check.ok || undefined}
+        aria-describedby={!p.check.ok ? `${p.id}-error` : undefined}
+        onChange={(e) => p.onChange(e.target.value)}
+      />
+    </div>
+  );
+}
+
+/** A model setting's problem, under the fields. */
+function FieldError({ id, testId, check }: { id: string; testId: string; check: Check }) {
+  if (check.ok) return null;
+  return (
+    <p id={id} className="lsw-error-text pg-field-error" role="alert" data-testid={testId}>
+      {check.error}
+    </p>
   );
 }
