@@ -9,7 +9,7 @@ import { newVersion, writeRevision, type AttachmentRef } from './routes/examples
 import { insertDataset } from './routes/datasets';
 import { createCommit, insertRepo } from './routes/prompts';
 import { addRunsToQueue } from './routes/queues';
-import { sessionByName } from './routes/sessions';
+import { sessionByName } from './store/sessions';
 import { newId, nowIso, sha256 } from './util';
 
 /** A small deterministic PRNG, so every demo database looks the same. */

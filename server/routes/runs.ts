@@ -6,7 +6,7 @@ import {
   HttpError, badRequest, isUuid, jsonOrNull, newId, notFound, nowIso, originOf, parseTime, queryList, sha256,
   uuidParam,
 } from '../util';
-import { getSession, sessionByName } from './sessions';
+import { getSession, sessionByName } from '../store/sessions';
 import { splitMultipart } from '../multipartBuffer';
 
 export interface RunRow {
