@@ -46,6 +46,11 @@ export interface ServerOptions {
   multipartExamples?: boolean;
   /** Pause in ms before each piece of a streamed chat completion (`/v1/chat/completions`), to watch it stream. Default 0. */
   chatDelayMs?: number;
+  /**
+   * The version `/info` reports (default {@link SERVER_VERSION}). Clients choose APIs by it (the v2 run reads
+   * need 0.16.0 or later), so a test can stand in for an older LangSmith with, e.g., '0.10.0'.
+   */
+  version?: string;
   quiet?: boolean;
 }
 
@@ -219,7 +224,7 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
   });
 
   const info = () => ({
-    version: SERVER_VERSION,
+    version: opts.version ?? SERVER_VERSION,
     license_expiration_time: null,
     tenant_handle: null,
     batch_ingest_config: {
