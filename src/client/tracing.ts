@@ -173,7 +173,7 @@ export class RunTree {
       ...(this.error !== undefined ? { error: this.error } : {}),
       ...(this.events.length ? { events: this.events } : {}),
       extra: this.extra,
-      tags: this.tags,
+      ...(this.tags.length ? { tags: this.tags } : {}),
       session_name: this.projectName,
     };
     this.tracer.enqueue('patch', w);
@@ -192,7 +192,7 @@ export class RunTree {
       ...(this.error !== undefined ? { error: this.error } : {}),
       extra: this.extra,
       ...(this.events.length ? { events: this.events } : {}),
-      tags: this.tags,
+      ...(this.tags.length ? { tags: this.tags } : {}),
       ...(this.serialized ? { serialized: this.serialized } : {}),
       ...(this.parentRunId ? { parent_run_id: this.parentRunId } : {}),
       trace_id: this.traceId,
