@@ -189,6 +189,19 @@ CREATE TABLE IF NOT EXISTS queue_runs (
   UNIQUE (queue_id, run_id)
 );
 
+-- Where each commit tag pointed before and after every change (GET /repos/{o}/{r}/tags/{tag}/history).
+CREATE TABLE IF NOT EXISTS tag_transitions (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  repo_id TEXT NOT NULL,
+  tag_name TEXT NOT NULL,
+  from_commit_id TEXT,
+  to_commit_id TEXT,
+  performed_by TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tag_transitions_tag ON tag_transitions (repo_id, tag_name, seq DESC);
+
 CREATE TABLE IF NOT EXISTS repos (
   id TEXT PRIMARY KEY,
   tenant_id TEXT NOT NULL,
@@ -240,8 +253,39 @@ CREATE TABLE IF NOT EXISTS repo_likes (
 const TABLES = [
   'sessions', 'runs', 'datasets', 'example_revisions', 'dataset_versions', 'dataset_tags', 'blobs', 'examples_fts',
   'comparative_experiments', 'feedback', 'feedback_configs', 'feedback_tokens', 'annotation_queues', 'queue_runs',
-  'repos', 'commits', 'repo_tags', 'repo_likes',
+  'repos', 'commits', 'repo_tags', 'repo_likes', 'tag_transitions',
 ];
+
+/**
+ * Columns added to tables after their first release. `CREATE TABLE IF NOT EXISTS` leaves a table of an older
+ * database file as it was, so each missing column is added here when the database is opened.
+ */
+const ADDED_COLUMNS: Record<string, Array<[name: string, type: string]>> = {
+  // Queue settings and review state (annotation queues as LangSmith has them now).
+  annotation_queues: [
+    ['default_dataset', 'TEXT'],
+    ['num_reviewers_per_item', 'INTEGER'],
+    ['enable_reservations', 'INTEGER'],
+    ['reservation_minutes', 'INTEGER'],
+    ['metadata', 'TEXT'],
+    ['reviewer_access_mode', 'TEXT'],
+    ['queue_type', 'TEXT'],
+  ],
+  queue_runs: [
+    ['source_proposed_example_id', 'TEXT'],
+    ['status', 'TEXT'],
+    ['status_at', 'TEXT'],
+    ['override_added_at', 'TEXT'],
+  ],
+};
+
+function addMissingColumns(db: DB): void {
+  for (const [table, columns] of Object.entries(ADDED_COLUMNS)) {
+    const have = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name));
+    for (const [name, type] of columns) if (!have.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
+  }
+  db.exec('CREATE INDEX IF NOT EXISTS queue_runs_run ON queue_runs (run_id)');
+}
 
 export function openDatabase(file: string, reset = false): DB {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -255,6 +299,7 @@ export function openDatabase(file: string, reset = false): DB {
   if (file !== ':memory:') db.pragma('wal_autocheckpoint = 8000');
   db.pragma('temp_store = MEMORY');
   db.exec(SCHEMA);
+  addMissingColumns(db);
   if (reset) {
     db.transaction(() => {
       for (const t of TABLES) db.exec(`DELETE FROM ${t}`);

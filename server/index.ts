@@ -11,14 +11,19 @@ import multipart from '@fastify/multipart';
 import { KeyRing, type Ctx, type Tenant } from './context';
 import { Checkpointer, type DB, Statements, isEmpty, openDatabase } from './db';
 import { NO_FAULTS, applyFaults, dropAfterWork, faultsActive, parseFaults } from './faults';
-import { isOpenAiPath, openAiErrorBody, registerChat } from './routes/chat';
+import { registerChat } from './routes/chat';
+import { isOpenAiPath, openAiErrorBody } from './routes/chatRequest';
 import { registerDatasets, registerPublicDatasets } from './routes/datasets';
-import { registerExamples, registerPlatformExamples } from './routes/examples';
+import { registerExamples } from './routes/examples';
+import { registerPlatformExamples } from './routes/examplesPlatform';
 import { registerFeedback } from './routes/feedback';
 import { registerPages } from './routes/pages';
 import { registerPrompts } from './routes/prompts';
 import { registerQueues } from './routes/queues';
-import { registerPublicRuns, registerRuns, registerRunsMultipart } from './routes/runs';
+import { registerQueueItems } from './routes/queuesItems';
+import { registerRuns } from './routes/runs';
+import { registerRunsMultipart } from './routes/runsMultipart';
+import { registerPublicRuns } from './routes/runsPublic';
 import { useBufferedMultipart } from './multipartBuffer';
 import { registerSessions } from './routes/sessions';
 import { registerV2 } from './routes/v2';
@@ -312,6 +317,7 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
       async (api) => {
         useBufferedMultipart(api);
         registerPlatformExamples(api, ctx);
+        registerQueueItems(api, ctx);
       },
       { prefix },
     );

@@ -22,6 +22,8 @@ export interface RouteSchemas<P extends z.ZodType, Q extends z.ZodType, B extend
   body?: B;
   /** Route config (public, noFaults). */
   config?: RouteShorthandOptions['config'];
+  /** Refuse a request without a body (422) instead of checking an absent body as an empty object. */
+  bodyRequired?: boolean;
 }
 
 export interface RouteInput<P, Q, B> {
@@ -43,7 +45,7 @@ export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
   schemas: RouteSchemas<P, Q, B>,
   handler: (input: RouteInput<Out<P>, Out<Q>, Out<B>>) => unknown,
 ): void {
-  const { params, query, body, config } = schemas;
+  const { params, query, body, config, bodyRequired } = schemas;
   app.route({
     method,
     url,
@@ -52,7 +54,7 @@ export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
       handler({
         params: (params ? check(params, req.params ?? {}, 'path') : undefined) as Out<P>,
         query: (query ? check(query, req.query ?? {}, 'query') : undefined) as Out<Q>,
-        body: (body ? check(body, bodyValue(req.body, body), 'body') : undefined) as Out<B>,
+        body: (body ? check(body, bodyValue(req.body, body, bodyRequired), 'body') : undefined) as Out<B>,
         tenant: req.tenant,
         req,
         reply,
@@ -75,8 +77,9 @@ export function jsonBody(raw: unknown): unknown {
   return raw;
 }
 
-function bodyValue(raw: unknown, schema: z.ZodType): unknown {
+function bodyValue(raw: unknown, schema: z.ZodType, required = false): unknown {
   const v = jsonBody(raw);
+  if (required && (v === undefined || v === null)) throw new HttpError(422, `body: expected a JSON ${isArraySchema(schema) ? 'list' : 'object'}`);
   // An absent body is checked as an empty object (or list), so schemas of optional fields pass.
   if (v === undefined || v === null) return isArraySchema(schema) ? [] : {};
   return v;

@@ -4,13 +4,14 @@
 // Written through the same functions the API uses, so it looks exactly like data a client made.
 import { deflateSync } from 'node:zlib';
 import type { Ctx, Tenant } from './context';
-import { ingestCreate } from './routes/runs';
-import { newVersion, writeRevision, type AttachmentRef } from './routes/examples';
-import { insertDataset } from './routes/datasets';
-import { createCommit, insertRepo } from './routes/prompts';
-import { addRunsToQueue } from './routes/queues';
+import { ingestCreate } from './store/runs';
+import { insertDataset, tagVersion } from './store/datasets';
+import { newVersion, storeBlobs, writeRevision, type AttachmentRef } from './store/examples';
+import { createFeedback } from './store/feedback';
+import { createCommit, createTag, insertRepo, setLike, updateRepo } from './store/prompts';
+import { createQueue } from './store/queues';
 import { sessionByName } from './store/sessions';
-import { newId, nowIso, sha256 } from './util';
+import { newId } from './util';
 
 /** A small deterministic PRNG, so every demo database looks the same. */
 function rng(seed: number) {
@@ -235,14 +236,7 @@ export function demoInvoices(): InvoiceSpec[] {
 
 /** Stores attachment bytes like the multipart example endpoints do: content-addressed blobs, referenced by hash. */
 function storeAttachments(ctx: Ctx, files: InvoiceSpec['files']): Record<string, AttachmentRef> | null {
-  if (!files) return null;
-  const out: Record<string, AttachmentRef> = {};
-  for (const [name, f] of Object.entries(files)) {
-    const hash = sha256(f.data);
-    ctx.st.run('INSERT OR IGNORE INTO blobs (hash, data) VALUES (?, ?)', hash, f.data);
-    out[name] = { hash, mime_type: f.mime, size: f.data.length };
-  }
-  return out;
+  return files ? storeBlobs(ctx, files) : null;
 }
 
 function chatManifest(system: string, human: string, format: 'f-string' | 'mustache', vars: string[]) {
@@ -344,7 +338,7 @@ export function seedDemo(ctx: Ctx): void {
         source_run_id: null, attachments: null, created_at: v1,
       });
     });
-    ctx.st.run('INSERT INTO dataset_tags (dataset_id, tag, as_of) VALUES (?, ?, ?)', qa.id, 'v1', v1);
+    tagVersion(ctx, local, qa.id, v1, 'v1');
     const v2 = newVersion(ctx, qa.id);
     for (const id of qaIds.slice(0, 3)) {
       const cur = ctx.st.one<any>('SELECT * FROM example_revisions WHERE example_id = ? AND valid_to IS NULL', id);
@@ -357,7 +351,7 @@ export function seedDemo(ctx: Ctx): void {
       inputs: { question: 'How do I enable two-factor authentication?' }, outputs: { answer: 'Settings → Security → Two-factor.' },
       metadata: { dataset_split: ['train'], difficulty: 'easy' }, source_run_id: null, attachments: null, created_at: v3,
     });
-    ctx.st.run('INSERT INTO dataset_tags (dataset_id, tag, as_of) VALUES (?, ?, ?)', qa.id, 'prod', v3);
+    tagVersion(ctx, local, qa.id, v3, 'prod');
 
     const chat = insertDataset(ctx, local, { name: 'demo-chat-transcripts', description: 'Multi-turn chats (demo data).', data_type: 'chat', extra: {} });
     const cv = newVersion(ctx, chat.id);
@@ -383,7 +377,7 @@ export function seedDemo(ctx: Ctx): void {
       });
       return id;
     });
-    ctx.st.run('INSERT INTO dataset_tags (dataset_id, tag, as_of) VALUES (?, ?, ?)', inv.id, 'v1', iv1);
+    tagVersion(ctx, local, inv.id, iv1, 'v1');
     // Two versions only: the seed test reads every dataset with three or more as the QA dataset's history.
     const iv2 = newVersion(ctx, inv.id);
     const misread = ctx.st.one<any>('SELECT * FROM example_revisions WHERE example_id = ? AND valid_to IS NULL', invIds[2]);
@@ -391,19 +385,15 @@ export function seedDemo(ctx: Ctx): void {
       inputs: JSON.parse(misread.inputs), outputs: { ...JSON.parse(misread.outputs), total: 321, due_date: '2024-04-14' },
       metadata: { ...JSON.parse(misread.metadata), reviewed: true }, source_run_id: null, attachments: null, created_at: misread.created_at,
     });
-    ctx.st.run('INSERT INTO dataset_tags (dataset_id, tag, as_of) VALUES (?, ?, ?)', inv.id, 'latest-review', iv2);
+    tagVersion(ctx, local, inv.id, iv2, 'latest-review');
 
     // An experiment on the QA dataset, with feedback
     const exp = sessionByName(ctx, local, 'demo-qa-experiment-1');
     ctx.st.run('UPDATE sessions SET reference_dataset_id = ? WHERE id = ?', qa.id, exp.id);
-    const feedback = (runId: string, key: string, score: number, comment: string | null, source = 'api') => {
-      const t = nowIso();
-      ctx.st.run(
-        `INSERT INTO feedback (id, tenant_id, run_id, session_id, trace_id, key, score, comment, feedback_source, created_at, modified_at)
-         SELECT ?, ?, id, session_id, trace_id, ?, ?, ?, ?, ?, ? FROM runs WHERE id = ?`,
-        newId(), local.id, key, score, comment, JSON.stringify({ type: source, metadata: {} }), t, t, runId,
-      );
-    };
+    const feedback = (runId: string, key: string, score: number, comment: string | null, source = 'api') =>
+      createFeedback(ctx, local, {
+        run_id: runId, key, score, value: null, correction: null, comment, feedback_source: { type: source, metadata: {} }, feedback_config: null,
+      });
     qaIds.forEach((exId, i) => {
       const base = now - 3 * 3600_000 + i * 20_000;
       const id = writeTrace(ctx, local, exp.id, base, {
@@ -419,12 +409,11 @@ export function seedDemo(ctx: Ctx): void {
     });
 
     // Annotation queue with runs
-    const queueId = newId();
-    ctx.st.run(
-      'INSERT INTO annotation_queues (id, tenant_id, name, description, rubric_instructions, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      queueId, local.id, 'demo-review', 'Answers users rated poorly (demo data).', 'Is the answer correct and grounded in the retrieved documents?', nowIso(), nowIso(),
+    createQueue(
+      ctx, local, newId(),
+      { name: 'demo-review', description: 'Answers users rated poorly (demo data).', rubric_instructions: 'Is the answer correct and grounded in the retrieved documents?' },
+      rootIds.slice(0, 12),
     );
-    addRunsToQueue(ctx, local, queueId, rootIds.slice(0, 12));
 
     // Prompts with several commits: chat and plain, f-string and mustache, one with a model
     const summarizer = insertRepo(ctx, local, { repo_handle: 'demo-summarizer', description: 'Summarizes support tickets.', tags: ['support', 'summarization'], is_public: false });
@@ -432,14 +421,13 @@ export function seedDemo(ctx: Ctx): void {
     const c2 = createCommit(ctx, summarizer, chatManifest('You summarize support tickets in {max_words} words.', 'Summarize: {ticket}', 'f-string', ['max_words', 'ticket']), null, 'word limit');
     const c3 = createCommit(ctx, summarizer, chatManifest('You summarize support tickets in {max_words} words. Keep product names.', 'Ticket:\n{ticket}', 'f-string', ['max_words', 'ticket']), null, 'keep product names');
     // Environments as LangSmith teams use them: production a commit behind, staging on the latest.
-    const tag = (repoId: string, name: string, commitId: string) =>
-      ctx.st.run('INSERT INTO repo_tags (id, repo_id, tag_name, commit_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', newId(), repoId, name, commitId, nowIso(), nowIso());
-    tag(summarizer.id, 'production', c2.id);
-    tag(summarizer.id, 'staging', c3.id);
+    const tag = (repo: { repo_handle: string }, name: string, commitId: string) => createTag(ctx, local, local.handle, repo.repo_handle, name, commitId);
+    tag(summarizer, 'production', c2.id);
+    tag(summarizer, 'staging', c3.id);
 
     const classifier = insertRepo(ctx, local, { repo_handle: 'demo-classifier', description: 'Routes a ticket to a team.', tags: ['routing'], is_public: true });
     const k1 = createCommit(ctx, classifier, plainManifest('Classify this ticket into billing, tech or account: {{ticket.body}}', 'mustache', ['ticket']), null, null);
-    tag(classifier.id, 'production', k1.id);
+    tag(classifier, 'production', k1.id);
     createCommit(ctx, classifier, plainManifest('Classify into {{#teams}}{{.}}, {{/teams}}or other.\n\n{{ticket.body}}', 'mustache', ['teams', 'ticket']), null, null);
 
     const rag = insertRepo(ctx, local, { repo_handle: 'demo-rag-answer', description: 'Answers from retrieved context, with its model.', tags: ['rag'], is_public: true });
@@ -448,14 +436,14 @@ export function seedDemo(ctx: Ctx): void {
 
     const old = insertRepo(ctx, local, { repo_handle: 'demo-old-greeting', description: 'Superseded.', tags: [], is_public: false });
     createCommit(ctx, old, plainManifest('Say hello to {name}.', 'f-string', ['name']), null, null);
-    ctx.st.run('UPDATE repos SET is_archived = 1 WHERE id = ?', old.id);
+    updateRepo(ctx, local, local.handle, old.repo_handle, { is_archived: true });
 
     if (other) {
       const pub = insertRepo(ctx, other, { repo_handle: 'translator', description: 'Translates text (another workspace, public).', tags: ['i18n'], is_public: true });
       createCommit(ctx, pub, chatManifest('Translate into {language}.', '{text}', 'f-string', ['language', 'text']), null, null);
       const priv = insertRepo(ctx, other, { repo_handle: 'internal-notes', description: 'Private to the other workspace.', tags: [], is_public: false });
       createCommit(ctx, priv, plainManifest('Internal: {x}', 'f-string', ['x']), null, null);
-      ctx.st.run('INSERT OR IGNORE INTO repo_likes (repo_id, tenant_id) VALUES (?, ?)', classifier.id, other.id);
+      setLike(ctx, other, local.handle, classifier.repo_handle, true);
     }
   });
 }

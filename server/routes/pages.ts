@@ -1,11 +1,13 @@
 // Minimal read-only web pages at the links LangSmith's UI serves, so "Open in LangSmith" and shared
 // links work against this server. Everything shown is escaped; nothing runs in the page.
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
 import type { Ctx } from '../context';
-import { escapeHtml as h, isUuid, jsonOrNull, queryString } from '../util';
-import { type RunRow, runStatus } from './runs';
-import { type DatasetRow, type RevRow } from './examples';
-import type { CommitRow, RepoRow } from './prompts';
+import { pText, qText, route } from '../route';
+import { escapeHtml as h, isUuid, jsonOrNull } from '../util';
+import { type RunRow, runStatus } from '../store/runs';
+import type { DatasetRow, RevRow } from '../store/examples';
+import type { CommitRow, RepoRow } from '../store/prompts';
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1b1b1b}
 h1{font-size:1.4rem}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
@@ -60,62 +62,75 @@ function promptPage(ctx: Ctx, reply: FastifyReply, repo: RepoRow | undefined, ow
 ${commit ? `<h2>Commit ${h(commit.commit_hash.slice(0, 8))}</h2><pre>${h(JSON.stringify(JSON.parse(commit.manifest), null, 2))}</pre>` : '<p>No commits yet.</p>'}`);
 }
 
-export function registerPages(app: FastifyInstance, ctx: Ctx) {
-  const pub = { config: { public: true, noFaults: true } };
+// Path parameters are taken as text and an id that is not a UUID gets the "not found" page: a browser
+// following a mangled link should see a page, not a JSON 422.
+const TokenParams = z.object({ token: pText() });
+const ProjectParams = z.object({ tenant: pText(), id: pText() });
+const RunParams = ProjectParams.extend({ runId: pText() });
+const OwnPromptParams = z.object({ repo: pText(), hash: pText().optional() });
+const HubPromptParams = OwnPromptParams.extend({ owner: pText() });
 
-  app.get('/public/:token/r', pub, async (req, reply) => {
-    const token = String((req.params as any).token);
-    const root = isUuid(token) ? ctx.st.one<RunRow>('SELECT * FROM runs WHERE share_token = ?', token.toLowerCase()) : undefined;
+const lower = (id: string) => (isUuid(id) ? id.toLowerCase() : undefined);
+
+export function registerPages(app: FastifyInstance, ctx: Ctx) {
+  const pub = { public: true, noFaults: true };
+
+  route(app, 'GET', '/public/:token/r', { params: TokenParams, config: pub }, ({ params, reply }) => {
+    const token = lower(params.token);
+    const root = token ? ctx.st.one<RunRow>('SELECT * FROM runs WHERE share_token = ?', token) : undefined;
     if (!root) return notFoundPage(reply, 'This run');
     const runs = ctx.st.all<RunRow>('SELECT * FROM runs WHERE trace_id = ? AND tenant_id = ? ORDER BY dotted_order', root.trace_id ?? root.id, root.tenant_id);
     return page(reply, 200, root.name ?? 'Run', `<h1>Shared run: ${h(root.name)}</h1>${runTable(runs)}${runDetail(root)}`);
   });
 
-  app.get('/public/:token/d', pub, async (req, reply) => {
-    const token = String((req.params as any).token);
-    const d = isUuid(token) ? ctx.st.one<DatasetRow>('SELECT * FROM datasets WHERE share_token = ?', token.toLowerCase()) : undefined;
+  route(app, 'GET', '/public/:token/d', { params: TokenParams, config: pub }, ({ params, reply }) => {
+    const token = lower(params.token);
+    const d = token ? ctx.st.one<DatasetRow>('SELECT * FROM datasets WHERE share_token = ?', token) : undefined;
     if (!d) return notFoundPage(reply, 'This dataset');
     return datasetPage(ctx, reply, d);
   });
 
-  app.get('/o/:tenant/projects/p/:id', pub, async (req, reply) => {
-    const { tenant, id } = req.params as any;
-    const s = isUuid(id) ? ctx.st.one<any>('SELECT * FROM sessions WHERE id = ? AND tenant_id = ?', id.toLowerCase(), tenant) : undefined;
+  route(app, 'GET', '/o/:tenant/projects/p/:id', { params: ProjectParams, config: pub }, ({ params, reply }) => {
+    const id = lower(params.id);
+    const s = id ? ctx.st.one<{ id: string; name: string; description: string | null }>('SELECT * FROM sessions WHERE id = ? AND tenant_id = ?', id, params.tenant) : undefined;
     if (!s) return notFoundPage(reply, 'This project');
     const runs = ctx.st.all<RunRow>('SELECT * FROM runs WHERE session_id = ? AND parent_run_id IS NULL ORDER BY start_time DESC LIMIT 100', s.id);
     return page(reply, 200, s.name, `<h1>Project: ${h(s.name)}</h1><p>${h(s.description ?? '')}</p><h2>Latest traces</h2>${runTable(runs)}`);
   });
 
-  app.get('/o/:tenant/projects/p/:id/r/:runId', pub, async (req, reply) => {
-    const { tenant, id, runId } = req.params as any;
-    const r = isUuid(runId) ? ctx.st.one<RunRow>('SELECT * FROM runs WHERE id = ? AND session_id = ? AND tenant_id = ?', runId.toLowerCase(), String(id).toLowerCase(), tenant) : undefined;
+  route(app, 'GET', '/o/:tenant/projects/p/:id/r/:runId', { params: RunParams, config: pub }, ({ params, reply }) => {
+    const runId = lower(params.runId);
+    const r = runId
+      ? ctx.st.one<RunRow>('SELECT * FROM runs WHERE id = ? AND session_id = ? AND tenant_id = ?', runId, params.id.toLowerCase(), params.tenant)
+      : undefined;
     if (!r) return notFoundPage(reply, 'This run');
     const runs = ctx.st.all<RunRow>('SELECT * FROM runs WHERE trace_id = ? AND tenant_id = ? ORDER BY dotted_order', r.trace_id ?? r.id, r.tenant_id);
     return page(reply, 200, r.name ?? 'Run', `<h1>Run: ${h(r.name)}</h1>${runTable(runs)}${runDetail(r)}`);
   });
 
-  app.get('/o/:tenant/datasets/:id', pub, async (req, reply) => {
-    const { tenant, id } = req.params as any;
-    const d = isUuid(id) ? ctx.st.one<DatasetRow>('SELECT * FROM datasets WHERE id = ? AND tenant_id = ?', id.toLowerCase(), tenant) : undefined;
+  route(app, 'GET', '/o/:tenant/datasets/:id', { params: ProjectParams, config: pub }, ({ params, reply }) => {
+    const id = lower(params.id);
+    const d = id ? ctx.st.one<DatasetRow>('SELECT * FROM datasets WHERE id = ? AND tenant_id = ?', id, params.tenant) : undefined;
     if (!d) return notFoundPage(reply, 'This dataset');
     return datasetPage(ctx, reply, d);
   });
 
-  const ownPrompt = async (req: any, reply: FastifyReply) => {
-    const org = queryString(req.query, 'organizationId');
-    const tenant = org ? ctx.tenantById.get(org) : undefined;
-    if (!tenant) return notFoundPage(reply, 'This prompt');
-    const repo = ctx.st.one<RepoRow>('SELECT * FROM repos WHERE tenant_id = ? AND repo_handle = ?', tenant.id, String(req.params.repo));
-    return promptPage(ctx, reply, repo, tenant.handle, req.params.hash);
-  };
-  app.get('/prompts/:repo', pub, ownPrompt);
-  app.get('/prompts/:repo/:hash', pub, ownPrompt);
+  // The workspace's own prompt, named by the organizationId query parameter (as LangSmith's links do).
+  for (const url of ['/prompts/:repo', '/prompts/:repo/:hash']) {
+    route(app, 'GET', url, { params: OwnPromptParams, query: z.object({ organizationId: qText() }), config: pub }, ({ params, query, reply }) => {
+      const tenant = query.organizationId ? ctx.tenantById.get(query.organizationId) : undefined;
+      if (!tenant) return notFoundPage(reply, 'This prompt');
+      const repo = ctx.st.one<RepoRow>('SELECT * FROM repos WHERE tenant_id = ? AND repo_handle = ?', tenant.id, params.repo);
+      return promptPage(ctx, reply, repo, tenant.handle, params.hash);
+    });
+  }
 
-  const hubPrompt = async (req: any, reply: FastifyReply) => {
-    const tenant = ctx.tenantByHandle.get(String(req.params.owner));
-    const repo = tenant ? ctx.st.one<RepoRow>('SELECT * FROM repos WHERE tenant_id = ? AND repo_handle = ? AND is_public = 1', tenant.id, String(req.params.repo)) : undefined;
-    return promptPage(ctx, reply, repo, String(req.params.owner), req.params.hash);
-  };
-  app.get('/hub/:owner/:repo', pub, hubPrompt);
-  app.get('/hub/:owner/:repo/:hash', pub, hubPrompt);
+  // A public prompt on the hub, by its owner's handle.
+  for (const url of ['/hub/:owner/:repo', '/hub/:owner/:repo/:hash']) {
+    route(app, 'GET', url, { params: HubPromptParams, config: pub }, ({ params, reply }) => {
+      const tenant = ctx.tenantByHandle.get(params.owner);
+      const repo = tenant ? ctx.st.one<RepoRow>('SELECT * FROM repos WHERE tenant_id = ? AND repo_handle = ? AND is_public = 1', tenant.id, params.repo) : undefined;
+      return promptPage(ctx, reply, repo, params.owner, params.hash);
+    });
+  }
 }

@@ -1,74 +1,23 @@
-// Prompt hub: repos, commits (parent chain, 409 on an unchanged manifest), lookup by hash/prefix/tag/latest,
-// commit tags, likes. Tenant rules: `-` is the caller's own tenant; other tenants' public repos are readable.
-import crypto from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// Prompt hub routes: repos, commits (pull by hash, prefix, tag or latest), commit tags, likes. The store
+// (../store/prompts) owns the SQL and the tenant rules; this file parses input and shapes LangSmith's answers.
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx, Tenant } from '../context';
+import { pText, qBool, qEnum, qInt, qList, qText, route, uuid } from '../route';
 import {
-  HttpError, canonicalJson, conflict, jsonOrNull, newId, notFound, nowIso, parseBody, queryBool, queryInt, queryList,
-  queryString,
-} from '../util';
-import { parseMaybeJson } from './runs';
+  REPO_SORT_FIELDS, countPull, createRepo, createTag, deleteRepo, deleteTag, findCommit, getTag, listCommits, listRepos, listTags,
+  moveTag, parentHash, pushCommit, readableRepo, repoStats, repoTagNames, setLike, tagHistory, updateRepo,
+  type CommitRow, type RepoRow, type RepoStats, type TagRow, type TransitionRow,
+} from '../store/prompts';
+import { HttpError, jsonOrNull } from '../util';
 
-/** One strictly increasing clock for repository changes, so sorting by updated_at never ties. */
-const REPO_CLOCK = 'repos';
-
-export interface RepoRow {
-  id: string;
-  tenant_id: string;
-  repo_handle: string;
-  description: string | null;
-  readme: string | null;
-  tags: string;
-  is_public: number;
-  is_archived: number;
-  num_downloads: number;
-  num_views: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface CommitRow {
-  seq: number;
-  id: string;
-  repo_id: string;
-  commit_hash: string;
-  parent_id: string | null;
-  manifest: string;
-  manifest_canonical: string;
-  description: string | null;
-  examples: string | null;
-  created_at: string;
-}
+// Other modules import these from here (seed.ts, pages.ts).
 
 const HANDLE_RE = /^[a-z0-9][a-z0-9_.-]*$/i;
 
-export function ownerTenant(ctx: Ctx, caller: Tenant, owner: string): Tenant {
-  if (owner === '-' || owner === caller.handle) return caller;
-  const t = ctx.tenantByHandle.get(owner);
-  if (!t) throw notFound(`Owner ${owner}`);
-  return t;
-}
-
-/** A repo the caller may read: its own, or another tenant's public one (private ones stay hidden: 404). */
-export function readableRepo(ctx: Ctx, caller: Tenant, owner: string, handle: string): { repo: RepoRow; tenant: Tenant } {
-  const tenant = ownerTenant(ctx, caller, owner);
-  const repo = ctx.st.one<RepoRow>('SELECT * FROM repos WHERE tenant_id = ? AND repo_handle = ?', tenant.id, handle);
-  if (!repo || (tenant.id !== caller.id && !repo.is_public)) throw notFound(`Repo ${owner}/${handle}`);
-  return { repo, tenant };
-}
-
-/** A repo the caller may change: only its own tenant's. */
-function ownRepo(ctx: Ctx, caller: Tenant, owner: string, handle: string, action: string): RepoRow {
-  const { repo, tenant } = readableRepo(ctx, caller, owner, handle);
-  if (tenant.id !== caller.id) throw new HttpError(403, `Cannot ${action} for another tenant (current tenant: ${caller.handle}, requested tenant: ${owner})`);
-  return repo;
-}
-
-function repoOut(ctx: Ctx, caller: Tenant, r: RepoRow, extra?: { num_likes: number; liked: number; last_hash: string | null; num_commits: number }) {
+function repoOut(ctx: Ctx, caller: Tenant, r: RepoRow, stats?: RepoStats) {
   const tenant = ctx.tenantById.get(r.tenant_id);
-  const stats = extra ?? repoStats(ctx, caller, [r.id]).get(r.id)!;
-  const tagRows = ctx.st.all<{ tag_name: string }>('SELECT tag_name FROM repo_tags WHERE repo_id = ? ORDER BY tag_name', r.id);
+  const s = stats ?? repoStats(ctx, caller, [r.id]).get(r.id)!;
   return {
     id: r.id,
     repo_handle: r.repo_handle,
@@ -77,59 +26,41 @@ function repoOut(ctx: Ctx, caller: Tenant, r: RepoRow, extra?: { num_likes: numb
     tenant_id: r.tenant_id,
     description: r.description,
     readme: r.readme,
-    tags: JSON.parse(r.tags),
+    tags: JSON.parse(r.tags) as string[],
     is_public: !!r.is_public,
     is_archived: !!r.is_archived,
     created_at: r.created_at,
     updated_at: r.updated_at,
-    num_likes: stats.num_likes,
+    num_likes: s.num_likes,
     num_downloads: r.num_downloads,
     num_views: r.num_views,
-    liked_by_auth_user: !!stats.liked,
-    last_commit_hash: stats.last_hash,
-    num_commits: stats.num_commits,
-    commit_tags: tagRows.map((t) => t.tag_name),
+    liked_by_auth_user: s.liked,
+    last_commit_hash: s.last_hash,
+    num_commits: s.num_commits,
+    commit_tags: repoTagNames(ctx, r.id),
     original_repo_id: null,
     upstream_repo_id: null,
     original_repo_full_name: null,
     upstream_repo_full_name: null,
     repo_type: 'prompt',
     restricted_mode: false,
+    source: null,
+    created_by: null,
+    // LangSmith answers every field of a repo, null when unset; the latest manifest is filled only when a
+    // listing asks for it (`with_latest_manifest`).
+    latest_commit_manifest: s.latest ? { commit_hash: s.latest.commit_hash, manifest: JSON.parse(s.latest.manifest) as unknown } : null,
   };
 }
 
-function repoStats(ctx: Ctx, caller: Tenant, ids: string[]) {
-  const out = new Map<string, { num_likes: number; liked: number; last_hash: string | null; num_commits: number }>();
-  if (!ids.length) return out;
-  const marks = ids.map(() => '?').join(',');
-  for (const id of ids) out.set(id, { num_likes: 0, liked: 0, last_hash: null, num_commits: 0 });
-  for (const r of ctx.st.all(`SELECT repo_id, COUNT(*) AS n, SUM(tenant_id = ?) AS mine FROM repo_likes WHERE repo_id IN (${marks}) GROUP BY repo_id`, caller.id, ...ids)) {
-    const s = out.get(r.repo_id)!;
-    s.num_likes = r.n;
-    s.liked = r.mine;
-  }
-  for (const r of ctx.st.all(
-    `SELECT c.repo_id, COUNT(*) AS n, (SELECT c2.commit_hash FROM commits c2 WHERE c2.repo_id = c.repo_id ORDER BY c2.seq DESC LIMIT 1) AS last
-       FROM commits c WHERE c.repo_id IN (${marks}) GROUP BY c.repo_id`,
-    ...ids,
-  )) {
-    const s = out.get(r.repo_id)!;
-    s.num_commits = r.n;
-    s.last_hash = r.last;
-  }
-  return out;
-}
-
 function commitOut(ctx: Ctx, c: CommitRow, fullName: string) {
-  const parent = c.parent_id ? ctx.st.one<{ commit_hash: string }>('SELECT commit_hash FROM commits WHERE id = ?', c.parent_id) : undefined;
   return {
     id: c.id,
     commit_hash: c.commit_hash,
     parent_id: c.parent_id,
-    parent_commit_hash: parent?.commit_hash ?? null,
+    parent_commit_hash: parentHash(ctx, c),
     repo_id: c.repo_id,
     full_name: fullName,
-    manifest: JSON.parse(c.manifest),
+    manifest: JSON.parse(c.manifest) as unknown,
     description: c.description,
     examples: jsonOrNull(c.examples) ?? [],
     created_at: c.created_at,
@@ -138,309 +69,215 @@ function commitOut(ctx: Ctx, c: CommitRow, fullName: string) {
   };
 }
 
-/** Resolves `latest`, a tag, a full hash or a unique hash prefix. */
-export function findCommit(ctx: Ctx, repoId: string, ref: string): CommitRow {
-  if (ref === 'latest') {
-    const c = ctx.st.one<CommitRow>('SELECT * FROM commits WHERE repo_id = ? ORDER BY seq DESC LIMIT 1', repoId);
-    if (!c) throw notFound('No commits in this repo');
-    return c;
-  }
-  const tag = ctx.st.one<{ commit_id: string }>('SELECT commit_id FROM repo_tags WHERE repo_id = ? AND tag_name = ?', repoId, ref);
-  if (tag) return ctx.st.one<CommitRow>('SELECT * FROM commits WHERE id = ?', tag.commit_id)!;
-  if (/^[0-9a-f]{4,64}$/i.test(ref)) {
-    const rows = ctx.st.all<CommitRow>('SELECT * FROM commits WHERE repo_id = ? AND commit_hash LIKE ? LIMIT 2', repoId, `${ref.toLowerCase()}%`);
-    if (rows.length === 1) return rows[0];
-    if (rows.length > 1) throw new HttpError(409, `Commit prefix ${ref} is ambiguous`);
-  }
-  throw notFound(`Commit ${ref}`);
+const tagOut = (t: TagRow) => ({
+  id: t.id, repo_id: t.repo_id, commit_id: t.commit_id, commit_hash: t.commit_hash, tag_name: t.tag_name, created_at: t.created_at, updated_at: t.updated_at,
+});
+
+function transitionOut(ctx: Ctx, t: TransitionRow) {
+  const name = ctx.tenantById.get(t.performed_by)?.displayName;
+  return {
+    id: t.id,
+    repo_id: t.repo_id,
+    tag_name: t.tag_name,
+    ...(t.from_commit_id ? { from_commit_id: t.from_commit_id, from_commit_hash: t.from_commit_hash ?? undefined } : {}),
+    ...(t.to_commit_id ? { to_commit_id: t.to_commit_id, to_commit_hash: t.to_commit_hash ?? undefined } : {}),
+    performed_by: t.performed_by,
+    ...(name ? { performed_by_name: name } : {}),
+    created_at: t.created_at,
+  };
 }
+
+// ---- models saved with a prompt --------------------------------------------------------------------------------
+
+/** A LangChain serialized object, as far as these routes look into one. */
+interface Serialized {
+  id?: unknown;
+  kwargs?: { first?: unknown; last?: Serialized; middle?: Serialized[] } & Record<string, unknown>;
+}
+
+const asSerialized = (v: unknown): Serialized | undefined => (v && typeof v === 'object' ? (v as Serialized) : undefined);
+const lastId = (v: Serialized | undefined) => (Array.isArray(v?.id) ? String(v.id[v.id.length - 1]) : undefined);
+/** The wrappers that pair a prompt (`first`) with its model (`last`). */
+const isWithModel = (m: Serialized | undefined) => ['RunnableSequence', 'PromptPlayground'].includes(lastId(m) ?? '');
 
 /** Without include_model, a prompt saved with its model comes back as the prompt alone. */
-function stripModel(manifest: any): any {
-  const id: unknown = manifest?.id;
-  if (Array.isArray(id) && id[id.length - 1] === 'RunnableSequence' && manifest?.kwargs?.first) return manifest.kwargs.first;
-  if (Array.isArray(id) && id[id.length - 1] === 'PromptPlayground' && manifest?.kwargs?.first) return manifest.kwargs.first;
-  return manifest;
+function stripModel(manifest: unknown): unknown {
+  const m = asSerialized(manifest);
+  return isWithModel(m) && m?.kwargs?.first ? m.kwargs.first : manifest;
 }
 
-function modelOf(manifest: any): { config: any; provider: string | null } | null {
-  const id: unknown = manifest?.id;
-  if (!(Array.isArray(id) && ['RunnableSequence', 'PromptPlayground'].includes(String(id[id.length - 1])))) return null;
-  const last = manifest?.kwargs?.last ?? manifest?.kwargs?.middle?.at?.(-1);
+function modelOf(manifest: unknown): { config: unknown; provider: string | null } | null {
+  const m = asSerialized(manifest);
+  if (!isWithModel(m)) return null;
+  const last = m?.kwargs?.last ?? m?.kwargs?.middle?.at(-1);
   if (!last) return null;
-  const lastId = Array.isArray(last.id) ? String(last.id[last.id.length - 1]) : null;
-  return { config: last.kwargs ?? null, provider: lastId };
+  return { config: last.kwargs ?? null, provider: lastId(last) ?? null };
 }
+
+// ---- schemas ---------------------------------------------------------------------------------------------------
+
+const OwnerRepo = z.object({ owner: pText(), repo: pText() });
+const TagParams = OwnerRepo.extend({ tag: pText() });
+const CommitParams = OwnerRepo.extend({ ref: pText() });
 
 const CreateRepo = z.strictObject({
   repo_handle: z.string().min(1).regex(HANDLE_RE, 'use letters, digits, -, _ and .'),
-  description: z.string().optional().nullable(),
-  readme: z.string().optional().nullable(),
-  tags: z.array(z.string()).optional().nullable(),
-  is_public: z.boolean().optional().nullable(),
-  repo_type: z.string().optional().nullable(),
+  description: z.string().nullish(),
+  readme: z.string().nullish(),
+  tags: z.array(z.string()).nullish(),
+  is_public: z.boolean().nullish(),
+  // Accepted as LangSmith's CreateRepoRequest has them; every repo here is a prompt without restrictions.
+  repo_type: z.string().nullish(),
+  source: z.string().nullish(),
+  restricted_mode: z.boolean().nullish(),
 });
 const UpdateRepo = z.strictObject({
-  description: z.string().optional().nullable(),
-  readme: z.string().optional().nullable(),
-  tags: z.array(z.string()).optional().nullable(),
-  is_public: z.boolean().optional().nullable(),
-  is_archived: z.boolean().optional().nullable(),
+  description: z.string().nullish(),
+  readme: z.string().nullish(),
+  tags: z.array(z.string()).nullish(),
+  is_public: z.boolean().nullish(),
+  is_archived: z.boolean().nullish(),
+  restricted_mode: z.boolean().nullish(),
 });
 const CreateCommit = z.strictObject({
-  manifest: z.record(z.string(), z.any()),
-  parent_commit: z.string().optional().nullable(),
-  description: z.string().optional().nullable(),
-  examples: z.array(z.any()).optional().nullable(),
+  manifest: z.record(z.string(), z.unknown()),
+  parent_commit: z.string().nullish(),
+  description: z.string().nullish(),
+  examples: z.array(z.unknown()).nullish(),
+  skip_webhooks: z.union([z.boolean(), z.array(z.string())]).nullish(),
 });
-const CreateTag = z.strictObject({ tag_name: z.string().min(1), commit_id: z.string().uuid() });
-const UpdateTag = z.strictObject({ commit_id: z.string().uuid() });
+const CreateTag = z.strictObject({ tag_name: z.string().min(1), commit_id: uuid(), skip_webhooks: z.union([z.boolean(), z.array(z.string())]).nullish() });
+const UpdateTag = z.strictObject({ commit_id: uuid(), skip_webhooks: z.union([z.boolean(), z.array(z.string())]).nullish() });
 const LikeBody = z.strictObject({ like: z.boolean() });
 
-const ownerRepo = (req: FastifyRequest) => {
-  const p = req.params as any;
-  return { owner: String(p.owner), repo: String(p.repo) };
-};
-
-export function createCommit(ctx: Ctx, repo: RepoRow, manifest: unknown, parentRef: string | null | undefined, description?: string | null): CommitRow {
-  const latest = ctx.st.one<CommitRow>('SELECT * FROM commits WHERE repo_id = ? ORDER BY seq DESC LIMIT 1', repo.id);
-  let parent: CommitRow | undefined = latest;
-  if (parentRef && parentRef !== 'latest') parent = findCommit(ctx, repo.id, parentRef);
-  const canonical = canonicalJson(manifest);
-  if (latest && latest.manifest_canonical === canonical) throw conflict('Nothing to commit: the manifest is identical to the latest commit');
-  const now = ctx.clock.next(REPO_CLOCK);
-  const hash = crypto.createHash('sha256').update(`${parent?.commit_hash ?? ''}\n${canonical}\n${now}\n${crypto.randomUUID()}`).digest('hex');
-  const id = newId();
-  ctx.st.run(
-    'INSERT INTO commits (id, repo_id, commit_hash, parent_id, manifest, manifest_canonical, description, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    id, repo.id, hash, parent?.id ?? null, JSON.stringify(manifest), canonical, description ?? null, now,
-  );
-  ctx.st.run('UPDATE repos SET updated_at = ? WHERE id = ?', now, repo.id);
-  return ctx.st.one<CommitRow>('SELECT * FROM commits WHERE id = ?', id)!;
-}
-
-export function insertRepo(ctx: Ctx, tenant: Tenant, b: z.infer<typeof CreateRepo>): RepoRow {
-  if (ctx.st.one('SELECT 1 FROM repos WHERE tenant_id = ? AND repo_handle = ?', tenant.id, b.repo_handle))
-    throw conflict(`Repo ${tenant.handle}/${b.repo_handle} already exists`);
-  const now = ctx.clock.next(REPO_CLOCK);
-  const id = newId();
-  ctx.st.run(
-    'INSERT INTO repos (id, tenant_id, repo_handle, description, readme, tags, is_public, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    id, tenant.id, b.repo_handle, b.description ?? null, b.readme ?? null, JSON.stringify(b.tags ?? []), b.is_public ? 1 : 0, now, now,
-  );
-  return ctx.st.one<RepoRow>('SELECT * FROM repos WHERE id = ?', id)!;
-}
-
-const SORT_FIELDS: Record<string, string> = {
-  updated_at: 'r.updated_at', created_at: 'r.created_at', num_likes: 'num_likes', num_downloads: 'r.num_downloads',
-  num_views: 'r.num_views', repo_handle: 'r.repo_handle',
-};
+const ListRepos = z.object({
+  tenant_handle: qText(),
+  tenant_id: z.preprocess((v) => (v === '' ? undefined : v), uuid().optional()),
+  is_public: qBool(),
+  // LangSmith takes 'allow' for archived and not archived alike.
+  is_archived: qText()
+    .refine((v) => v === undefined || /^(true|false|1|0|allow)$/i.test(v), 'must be true, false or allow')
+    .transform((v) => (v === undefined ? undefined : /^allow$/i.test(v) ? ('allow' as const) : /^(true|1)$/i.test(v))),
+  query: qText(),
+  tags: qList(),
+  has_commits: qBool(),
+  repo_type: qText(),
+  repo_types: qList(),
+  with_latest_manifest: qBool(),
+  sort_field: qEnum(REPO_SORT_FIELDS),
+  sort_direction: qText()
+    .refine((v) => v === undefined || /^(asc|desc)$/i.test(v), 'must be asc or desc')
+    .transform((v) => (v?.toLowerCase() ?? 'desc') as 'asc' | 'desc'),
+  limit: qInt(20, 1, 100),
+  offset: qInt(0, 0, Number.MAX_SAFE_INTEGER),
+});
+const ListCommits = z.object({
+  limit: qInt(20, 1, 100),
+  offset: qInt(0, 0, Number.MAX_SAFE_INTEGER),
+  tag: qText(),
+  include_stats: qBool(),
+});
+const PullCommit = z.object({ include_model: qBool(), is_view: qBool(), get_examples: qBool(), include: qText() });
 
 export function registerPrompts(app: FastifyInstance, ctx: Ctx) {
-  app.get('/repos', async (req) => {
-    const q = req.query as Record<string, unknown>;
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const isPublic = queryBool(q, 'is_public');
-    const tenantHandle = queryString(q, 'tenant_handle');
-    if (tenantHandle && tenantHandle !== '-') {
-      const t = ownerTenant(ctx, req.tenant, tenantHandle);
-      where.push('r.tenant_id = ?');
-      params.push(t.id);
-      if (t.id !== req.tenant.id) where.push('r.is_public = 1');
-    } else if (isPublic === true) {
-      // Public prompts of every tenant.
-    } else {
-      where.push('r.tenant_id = ?');
-      params.push(req.tenant.id);
-    }
-    if (isPublic !== undefined) {
-      where.push('r.is_public = ?');
-      params.push(isPublic ? 1 : 0);
-    }
-    const archived = queryBool(q, 'is_archived');
-    if (archived !== undefined) {
-      where.push('r.is_archived = ?');
-      params.push(archived ? 1 : 0);
-    }
-    const query = queryString(q, 'query');
-    if (query) {
-      where.push("(r.repo_handle LIKE ? ESCAPE '\\' OR r.description LIKE ? ESCAPE '\\')");
-      const like = `%${query.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-      params.push(like, like);
-    }
-    const tags = queryList(q, 'tags');
-    for (const t of tags) {
-      where.push('EXISTS (SELECT 1 FROM json_each(r.tags) WHERE value = ?)');
-      params.push(t);
-    }
-    const sortField = queryString(q, 'sort_field') ?? 'updated_at';
-    const sortCol = SORT_FIELDS[sortField];
-    if (!sortCol) throw new HttpError(422, `sort_field: must be one of ${Object.keys(SORT_FIELDS).join(', ')}`);
-    const dirRaw = (queryString(q, 'sort_direction') ?? 'desc').toLowerCase();
-    if (dirRaw !== 'asc' && dirRaw !== 'desc') throw new HttpError(422, 'sort_direction: must be asc or desc');
-    const limit = queryInt(q, 'limit', 20, 1, 100);
-    const offset = queryInt(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-    const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const total = ctx.st.one<{ n: number }>(`SELECT COUNT(*) AS n FROM repos r ${whereSql}`, ...params)!.n;
-    const rows = ctx.st.all<RepoRow>(
-      `SELECT r.*, (SELECT COUNT(*) FROM repo_likes l WHERE l.repo_id = r.id) AS num_likes FROM repos r ${whereSql}
-        ORDER BY ${sortCol} ${dirRaw.toUpperCase()}, r.id LIMIT ? OFFSET ?`,
-      ...params, limit, offset,
-    );
-    const stats = repoStats(ctx, req.tenant, rows.map((r) => r.id));
-    return { repos: rows.map((r) => repoOut(ctx, req.tenant, r, stats.get(r.id))), total };
-  });
-
-  app.post('/repos', async (req, reply) => {
-    const b = parseBody(CreateRepo, parseMaybeJson(req.body));
-    const r = ctx.st.tx(() => insertRepo(ctx, req.tenant, b));
-    reply.code(201);
-    return { repo: repoOut(ctx, req.tenant, r) };
-  });
-
-  app.get('/repos/:owner/:repo', async (req) => {
-    const { owner, repo } = ownerRepo(req);
-    const r = readableRepo(ctx, req.tenant, owner, repo).repo;
-    return { repo: repoOut(ctx, req.tenant, r) };
-  });
-
-  app.patch('/repos/:owner/:repo', async (req) => {
-    const { owner, repo } = ownerRepo(req);
-    const b = parseBody(UpdateRepo, parseMaybeJson(req.body));
-    if (Object.values(b).every((v) => v === undefined)) throw new HttpError(422, 'No valid update options provided');
-    return ctx.st.tx(() => {
-      const r = ownRepo(ctx, req.tenant, owner, repo, 'update a prompt');
-      ctx.st.run(
-        `UPDATE repos SET description = COALESCE(?, description), readme = COALESCE(?, readme), tags = COALESCE(?, tags),
-           is_public = COALESCE(?, is_public), is_archived = COALESCE(?, is_archived), updated_at = ? WHERE id = ?`,
-        b.description ?? null, b.readme ?? null, b.tags ? JSON.stringify(b.tags) : null,
-        b.is_public == null ? null : b.is_public ? 1 : 0, b.is_archived == null ? null : b.is_archived ? 1 : 0, ctx.clock.next(REPO_CLOCK), r.id,
-      );
-      return { repo: repoOut(ctx, req.tenant, ctx.st.one<RepoRow>('SELECT * FROM repos WHERE id = ?', r.id)!) };
+  route(app, 'GET', '/repos', { query: ListRepos }, ({ query: q, tenant }) => {
+    const withLatest = q.with_latest_manifest ?? false;
+    const { rows, total } = listRepos(ctx, tenant, {
+      tenantHandle: q.tenant_handle,
+      tenantId: q.tenant_id,
+      isPublic: q.is_public,
+      isArchived: q.is_archived,
+      query: q.query,
+      tags: q.tags,
+      hasCommits: q.has_commits,
+      repoTypes: [...q.repo_types, ...(q.repo_type ? [q.repo_type] : [])],
+      sortField: q.sort_field ?? 'updated_at',
+      sortDirection: q.sort_direction,
+      limit: q.limit,
+      offset: q.offset,
     });
+    const stats = repoStats(ctx, tenant, rows.map((r) => r.id), withLatest);
+    return { repos: rows.map((r) => repoOut(ctx, tenant, r, stats.get(r.id))), total };
   });
 
-  app.delete('/repos/:owner/:repo', async (req) => {
-    const { owner, repo } = ownerRepo(req);
-    ctx.st.tx(() => {
-      const r = ownRepo(ctx, req.tenant, owner, repo, 'delete a prompt');
-      for (const t of ['commits', 'repo_tags', 'repo_likes']) ctx.st.run(`DELETE FROM ${t} WHERE repo_id = ?`, r.id);
-      ctx.st.run('DELETE FROM repos WHERE id = ?', r.id);
-    });
+  // A new repo is a 200 in LangSmith (its OpenAPI), like a new tag; only commits (another service there) are 201.
+  route(app, 'POST', '/repos', { body: CreateRepo }, ({ body, tenant }) => ({ repo: repoOut(ctx, tenant, createRepo(ctx, tenant, body)) }));
+
+  route(app, 'GET', '/repos/:owner/:repo', { params: OwnerRepo }, ({ params, tenant }) => ({
+    repo: repoOut(ctx, tenant, readableRepo(ctx, tenant, params.owner, params.repo).repo),
+  }));
+
+  route(app, 'PATCH', '/repos/:owner/:repo', { params: OwnerRepo, body: UpdateRepo }, ({ params, body, tenant }) => {
+    const { restricted_mode: _ignored, ...changes } = body;
+    if (Object.values(changes).every((v) => v === undefined)) throw new HttpError(422, 'No valid update options provided');
+    return { repo: repoOut(ctx, tenant, updateRepo(ctx, tenant, params.owner, params.repo, changes)) };
+  });
+
+  route(app, 'DELETE', '/repos/:owner/:repo', { params: OwnerRepo }, ({ params, tenant }) => {
+    deleteRepo(ctx, tenant, params.owner, params.repo);
     return {};
   });
 
   // Commits
-  app.get('/commits/:owner/:repo', async (req) => {
-    const { owner, repo } = ownerRepo(req);
-    const { repo: r, tenant } = readableRepo(ctx, req.tenant, owner, repo);
-    const q = req.query as Record<string, unknown>;
-    const limit = queryInt(q, 'limit', 100, 1, 100);
-    const offset = queryInt(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-    const total = ctx.st.one<{ n: number }>('SELECT COUNT(*) AS n FROM commits WHERE repo_id = ?', r.id)!.n;
-    const rows = ctx.st.all<CommitRow>('SELECT * FROM commits WHERE repo_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?', r.id, limit, offset);
-    return { commits: rows.map((c) => commitOut(ctx, c, `${tenant.handle}/${r.repo_handle}`)), total };
+  route(app, 'GET', '/commits/:owner/:repo', { params: OwnerRepo, query: ListCommits }, ({ params, query, tenant }) => {
+    const { repo, tenant: owner } = readableRepo(ctx, tenant, params.owner, params.repo);
+    const { rows, total } = listCommits(ctx, repo.id, query);
+    return { commits: rows.map((c) => commitOut(ctx, c, `${owner.handle}/${repo.repo_handle}`)), total };
   });
 
-  app.post('/commits/:owner/:repo', async (req, reply) => {
-    const { owner, repo } = ownerRepo(req);
-    const b = parseBody(CreateCommit, parseMaybeJson(req.body));
-    const out = ctx.st.tx(() => {
-      const r = ownRepo(ctx, req.tenant, owner, repo, 'create a commit');
-      const c = createCommit(ctx, r, b.manifest, b.parent_commit, b.description);
-      return { commit: commitOut(ctx, c, `${req.tenant.handle}/${r.repo_handle}`) };
-    });
+  route(app, 'POST', '/commits/:owner/:repo', { params: OwnerRepo, body: CreateCommit }, ({ params, body, tenant, reply }) => {
+    const { commit, repo } = pushCommit(ctx, tenant, params.owner, params.repo, body);
     reply.code(201);
-    return out;
+    return { commit: commitOut(ctx, commit, `${tenant.handle}/${repo.repo_handle}`) };
   });
 
-  app.get('/commits/:owner/:repo/:ref', async (req) => {
-    const { owner, repo } = ownerRepo(req);
-    const ref = String((req.params as any).ref);
-    const { repo: r } = readableRepo(ctx, req.tenant, owner, repo);
-    const c = findCommit(ctx, r.id, ref);
-    const includeModel = queryBool(req.query as any, 'include_model') ?? false;
-    const manifest = JSON.parse(c.manifest);
-    ctx.st.run('UPDATE repos SET num_downloads = num_downloads + 1 WHERE id = ?', r.id);
-    const model = includeModel ? modelOf(manifest) : null;
+  route(app, 'GET', '/commits/:owner/:repo/:ref', { params: CommitParams, query: PullCommit }, ({ params, query, tenant }) => {
+    const { repo } = readableRepo(ctx, tenant, params.owner, params.repo);
+    const c = findCommit(ctx, repo.id, params.ref);
+    countPull(ctx, repo.id, query.is_view ?? false);
+    const manifest = JSON.parse(c.manifest) as unknown;
+    const model = query.include_model ? modelOf(manifest) : null;
     return {
       commit_hash: c.commit_hash,
-      manifest: includeModel ? manifest : stripModel(manifest),
+      manifest: query.include_model ? manifest : stripModel(manifest),
       examples: jsonOrNull(c.examples) ?? [],
+      // LangSmith leaves the model fields out when the prompt has no model (not null).
       ...(model ? { model_config: model.config, model_provider: model.provider } : {}),
     };
   });
 
   // Commit tags
-  const tagOut = (t: any) => ({
-    id: t.id, repo_id: t.repo_id, commit_id: t.commit_id, commit_hash: t.commit_hash, tag_name: t.tag_name, created_at: t.created_at, updated_at: t.updated_at,
-  });
-  const tagRow = (repoId: string, name: string) =>
-    ctx.st.one('SELECT t.*, c.commit_hash FROM repo_tags t JOIN commits c ON c.id = t.commit_id WHERE t.repo_id = ? AND t.tag_name = ?', repoId, name);
-  const commitInRepo = (repoId: string, commitId: string) => {
-    const c = ctx.st.one<CommitRow>('SELECT * FROM commits WHERE id = ? AND repo_id = ?', commitId.toLowerCase(), repoId);
-    if (!c) throw notFound(`Commit ${commitId}`);
-    return c;
-  };
-  app.get('/repos/:owner/:repo/tags', async (req) => {
-    const { owner, repo } = ownerRepo(req);
-    const { repo: r } = readableRepo(ctx, req.tenant, owner, repo);
-    return ctx.st
-      .all('SELECT t.*, c.commit_hash FROM repo_tags t JOIN commits c ON c.id = t.commit_id WHERE t.repo_id = ? ORDER BY t.tag_name', r.id)
-      .map(tagOut);
-  });
-  app.post('/repos/:owner/:repo/tags', async (req, reply) => {
-    const { owner, repo } = ownerRepo(req);
-    const b = parseBody(CreateTag, parseMaybeJson(req.body));
-    const out = ctx.st.tx(() => {
-      const r = ownRepo(ctx, req.tenant, owner, repo, 'create a tag');
-      commitInRepo(r.id, b.commit_id);
-      if (b.tag_name === 'latest' || /^[0-9a-f]{8,}$/i.test(b.tag_name)) throw new HttpError(422, `tag_name: "${b.tag_name}" would be read as a commit reference`);
-      if (tagRow(r.id, b.tag_name)) throw conflict(`Tag ${b.tag_name} already exists`);
-      const now = nowIso();
-      ctx.st.run('INSERT INTO repo_tags (id, repo_id, tag_name, commit_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', newId(), r.id, b.tag_name, b.commit_id.toLowerCase(), now, now);
-      return tagOut(tagRow(r.id, b.tag_name));
-    });
-    reply.code(201);
-    return out;
-  });
-  app.get('/repos/:owner/:repo/tags/:tag', async (req) => {
-    const { owner, repo } = ownerRepo(req);
-    const { repo: r } = readableRepo(ctx, req.tenant, owner, repo);
-    const t = tagRow(r.id, String((req.params as any).tag));
-    if (!t) throw notFound(`Tag ${(req.params as any).tag}`);
-    return tagOut(t);
-  });
-  app.patch('/repos/:owner/:repo/tags/:tag', async (req) => {
-    const { owner, repo } = ownerRepo(req);
-    const b = parseBody(UpdateTag, parseMaybeJson(req.body));
-    const name = String((req.params as any).tag);
-    return ctx.st.tx(() => {
-      const r = ownRepo(ctx, req.tenant, owner, repo, 'move a tag');
-      if (!tagRow(r.id, name)) throw notFound(`Tag ${name}`);
-      commitInRepo(r.id, b.commit_id);
-      ctx.st.run('UPDATE repo_tags SET commit_id = ?, updated_at = ? WHERE repo_id = ? AND tag_name = ?', b.commit_id.toLowerCase(), nowIso(), r.id, name);
-      return tagOut(tagRow(r.id, name));
-    });
-  });
-  app.delete('/repos/:owner/:repo/tags/:tag', async (req) => {
-    const { owner, repo } = ownerRepo(req);
-    const name = String((req.params as any).tag);
-    const r = ownRepo(ctx, req.tenant, owner, repo, 'delete a tag');
-    const res = ctx.st.run('DELETE FROM repo_tags WHERE repo_id = ? AND tag_name = ?', r.id, name);
-    if (!res.changes) throw notFound(`Tag ${name}`);
+  route(app, 'GET', '/repos/:owner/:repo/tags', { params: OwnerRepo }, ({ params, tenant }) =>
+    listTags(ctx, readableRepo(ctx, tenant, params.owner, params.repo).repo.id).map(tagOut),
+  );
+  // LangSmith answers a new tag with 200 (its OpenAPI), not 201.
+  route(app, 'POST', '/repos/:owner/:repo/tags', { params: OwnerRepo, body: CreateTag }, ({ params, body, tenant }) =>
+    tagOut(createTag(ctx, tenant, params.owner, params.repo, body.tag_name, body.commit_id)),
+  );
+  route(app, 'GET', '/repos/:owner/:repo/tags/:tag', { params: TagParams }, ({ params, tenant }) =>
+    tagOut(getTag(ctx, readableRepo(ctx, tenant, params.owner, params.repo).repo.id, params.tag)),
+  );
+  route(app, 'PATCH', '/repos/:owner/:repo/tags/:tag', { params: TagParams, body: UpdateTag }, ({ params, body, tenant }) =>
+    tagOut(moveTag(ctx, tenant, params.owner, params.repo, params.tag, body.commit_id)),
+  );
+  route(app, 'DELETE', '/repos/:owner/:repo/tags/:tag', { params: TagParams }, ({ params, tenant }) => {
+    deleteTag(ctx, tenant, params.owner, params.repo, params.tag);
     return {};
   });
 
-  app.post('/likes/:owner/:repo', async (req) => {
-    const { owner, repo } = ownerRepo(req);
-    const b = parseBody(LikeBody, parseMaybeJson(req.body));
-    return ctx.st.tx(() => {
-      const { repo: r } = readableRepo(ctx, req.tenant, owner, repo);
-      if (b.like) ctx.st.run('INSERT OR IGNORE INTO repo_likes (repo_id, tenant_id) VALUES (?, ?)', r.id, req.tenant.id);
-      else ctx.st.run('DELETE FROM repo_likes WHERE repo_id = ? AND tenant_id = ?', r.id, req.tenant.id);
-      return { likes: ctx.st.one<{ n: number }>('SELECT COUNT(*) AS n FROM repo_likes WHERE repo_id = ?', r.id)!.n };
-    });
-  });
+  // The audit log of a tag. LangSmith's entries leave out what is unset (a created tag has no `from_commit_*`,
+  // a deleted one no `to_commit_*`) and name who made the change; here that is the workspace.
+  route(
+    app, 'GET', '/repos/:owner/:repo/tags/:tag/history',
+    { params: TagParams, query: z.object({ limit: qInt(50, 1, 100), offset: qInt(0, 0, Number.MAX_SAFE_INTEGER) }) },
+    ({ params, query, tenant }) => {
+      const { repo } = readableRepo(ctx, tenant, params.owner, params.repo);
+      const { rows, total } = tagHistory(ctx, repo.id, params.tag, query.limit, query.offset);
+      return { transitions: rows.map((t) => transitionOut(ctx, t)), total };
+    },
+  );
+
+  route(app, 'POST', '/likes/:owner/:repo', { params: OwnerRepo, body: LikeBody }, ({ params, body, tenant }) => ({
+    likes: setLike(ctx, tenant, params.owner, params.repo, body.like),
+  }));
 }

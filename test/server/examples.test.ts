@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { exampleJson, exampleOut, nearestEnd, type RevRow } from '../../server/routes/examples';
+import { nearestEnd, type RevRow } from '../../server/store/examples';
 import { withLocalServer } from '../harness/localServer';
 import { api, client, collect } from './helpers';
 
@@ -143,20 +143,6 @@ describe('examples: multipart create/update with attachments, reads, filters, de
     assert.deepEqual(await page(20), [21, 22, 23, 24, 25, 26, 27, 28, 29]);
   });
 
-  it('writes a listed example exactly as JSON.stringify of its full shape', () => {
-    const base: RevRow = {
-      rev: 1, example_id: '0b6f1f1e-8c4e-4c1e-9d3a-2f0e5b7c9a11', dataset_id: '5e0c2a7b-1d3f-4b8e-a6c9-7f2d1e0b3a44',
-      valid_from: '2026-01-02T03:04:05.678Z', valid_to: null, inputs: '{"q":"say \\"hi\\"\\n ✓"}', outputs: null,
-      metadata: '{"dataset_split":["base"]}', source_run_id: null, attachments: null, created_at: '2026-01-01T00:00:00.000Z',
-    };
-    const rows: RevRow[] = [
-      base,
-      { ...base, outputs: '{"a":[1,2,{"b":null}]}', metadata: null, source_run_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' },
-      { ...base, attachments: JSON.stringify({ 'my file.png': { hash: 'abc123', mime_type: 'image/png', size: 3 } }) },
-    ];
-    for (const row of rows) assert.equal(exampleJson(row, 'http://127.0.0.1:1984'), JSON.stringify(exampleOut(row, 'http://127.0.0.1:1984')));
-  });
-
   it('GET /examples writes each page exactly as JSON.stringify of the examples’ full shape', async () => {
     const c = client(srv());
     const d = await c.createDataset('ex-page-bytes');
@@ -171,19 +157,36 @@ describe('examples: multipart create/update with attachments, reads, filters, de
       .server.db.prepare('SELECT * FROM example_revisions WHERE dataset_id = ? AND valid_to IS NULL ORDER BY created_at, example_id')
       .all(d.id) as RevRow[];
     assert.equal(stored.length, 4);
-    const page = async (offset: number, limit: number) => {
-      const res = await fetch(`${srv().url}/examples?dataset=${d.id}&offset=${offset}&limit=${limit}`, { headers: { 'x-api-key': srv().apiKey } });
+    const page = async (offset: number, limit: number, extra = '') => {
+      const res = await fetch(`${srv().url}/examples?dataset=${d.id}&offset=${offset}&limit=${limit}${extra}`, { headers: { 'x-api-key': srv().apiKey } });
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
       return res.text();
     };
-    const expected = (rows: RevRow[]) => JSON.stringify(rows.map((r) => exampleOut(r, srv().url)));
-    assert.equal(await page(0, 100), expected(stored));
+    // The shape a LangSmith client expects, built here independently of the server's composition.
+    const shape = (r: RevRow, withUrls: boolean) => ({
+      id: r.example_id, dataset_id: r.dataset_id, name: `#${r.example_id.slice(0, 4)}`, inputs: JSON.parse(r.inputs),
+      outputs: r.outputs === null ? null : JSON.parse(r.outputs), metadata: r.metadata === null ? null : JSON.parse(r.metadata),
+      source_run_id: r.source_run_id, created_at: r.created_at, modified_at: r.valid_from,
+      ...(withUrls ? { attachment_urls: Object.fromEntries(Object.entries(JSON.parse(r.attachments ?? '{}') as Record<string, { hash: string; mime_type: string }>).map(([n, a]) => [
+        `attachment.${n}`, { presigned_url: `${srv().url}/attachments/${a.hash}?type=${encodeURIComponent(a.mime_type)}&name=${encodeURIComponent(n)}`, mime_type: a.mime_type },
+      ])) } : {}),
+    });
+    const expected = (rows: RevRow[], withUrls = false) => JSON.stringify(rows.map((r) => shape(r, withUrls)));
+    assert.equal(await page(0, 100), expected(stored, true));
     // Page by page: the later pages start from the recorded ends.
-    assert.equal(await page(0, 2), expected(stored.slice(0, 2)));
-    assert.equal(await page(2, 2), expected(stored.slice(2, 4)));
+    assert.equal(await page(0, 2), expected(stored.slice(0, 2), true));
+    assert.equal(await page(2, 2), expected(stored.slice(2, 4), true));
     assert.equal(await page(4, 2), '[]');
-    assert.equal(await page(1, 2), expected(stored.slice(1, 3)));
+    assert.equal(await page(1, 2), expected(stored.slice(1, 3), true));
+    // The OpenAPI's default select (everything but attachment_urls) when asked for explicitly.
+    const dflt = ['id', 'created_at', 'modified_at', 'name', 'dataset_id', 'source_run_id', 'metadata', 'inputs', 'outputs'];
+    assert.equal(await page(0, 100, dflt.map((f) => `&select=${f}`).join('')), expected(stored));
+    // Every field when select asks for them all.
+    const all = ['id', 'created_at', 'modified_at', 'name', 'dataset_id', 'source_run_id', 'metadata', 'inputs', 'outputs', 'attachment_urls'];
+    assert.equal(await page(0, 100, all.map((f) => `&select=${f}`).join('')), expected(stored, true));
+    // A single read answers every field too, as the official client's readExample expects.
+    assert.equal(JSON.stringify((await api(srv(), 'GET', `/examples/${stored[3]!.example_id}`)).body), JSON.stringify(shape(stored[3]!, true)));
   });
 
   it('a page starts from the recorded end at its offset, else from the nearest earlier one', () => {

@@ -135,17 +135,54 @@ describe('runs: ingestion, query, read, sharing, public reads', () => {
     assert.equal(bad.status, 400);
   });
 
-  it('v2 run query and read over the same runs', async () => {
+  it('v2 run query and read over the same runs (client.runs.query / retrieve)', async () => {
     const c = client(srv());
     const project = await c.readProject({ projectName: 'runs-query' });
-    const page = await api(srv(), 'POST', '/api/v2/runs/query', { project_ids: [project.id], page_size: 50, is_root: true });
-    assert.equal(page.status, 200);
-    assert.equal(page.body.items.length, 50);
-    assert.equal(page.body.has_more, true);
-    const next = await api(srv(), 'POST', '/api/v2/runs/query', { project_ids: [project.id], page_size: 100, cursor: page.body.next_cursor });
-    assert.equal(next.body.items.length, 80);
-    const one = await api(srv(), 'GET', `/api/v2/runs/${page.body.items[0].id}`);
-    assert.equal(one.body.project_id, project.id);
+    const page = await c.runs.query({ project_ids: [project.id], page_size: 50, is_root: true, selects: ['ID', 'PROJECT_ID'] });
+    assert.equal(page.items.length, 50);
+    assert.ok(page.hasNextPage());
+    const next = await page.getNextPage();
+    assert.equal(next.items.length, 50);
+    assert.equal((await next.getNextPage()).items.length, 30);
+    const one = await c.runs.retrieve(page.items[0].id!, { project_id: project.id, selects: ['PROJECT_ID', 'INPUTS'] });
+    assert.deepEqual(one, { project_id: project.id, inputs: { i: 129 } });
+  });
+
+  it('v1 reads carry thread_id: listThreads and readThread (deprecated, on /runs/query) group and filter by it', async () => {
+    const c = client(srv());
+    const project = await c.createProject({ projectName: 'runs-threads' });
+    const t0 = Date.now() - 60_000;
+    // LangSmith groups by any of three metadata keys.
+    const keys = ['thread_id', 'session_id', 'conversation_id', 'thread_id'];
+    const creates = keys.map((key, i) => ({
+      id: crypto.randomUUID(), name: `turn-${i}`, run_type: 'chain', inputs: { i }, start_time: t0 + i * 1000, session_id: project.id,
+      extra: { metadata: { [key]: i < 3 ? 'conv-1' : 'conv-2' } },
+    }));
+    await c.batchIngestRuns({ runCreates: creates as any });
+    const threads = await c.listThreads({ projectId: project.id });
+    assert.deepEqual(threads.map((t) => [t.thread_id, t.count]), [['conv-2', 1], ['conv-1', 3]]);
+    const turns = await collect(c.readThread({ threadId: 'conv-1', projectId: project.id }));
+    assert.deepEqual(turns.map((r) => r.name), ['turn-0', 'turn-1', 'turn-2']);
+    assert.equal(((await c.readRun(creates[1].id)) as { thread_id?: string }).thread_id, 'conv-1');
+  });
+
+  it('POST /runs/query takes the fields of LangSmith\'s query and no others', async () => {
+    const c = client(srv());
+    const project = await c.readProject({ projectName: 'runs-query' });
+    const unknown = await api(srv(), 'POST', '/runs/query', { session: [project.id], sesion: [project.id] });
+    assert.equal(unknown.status, 422);
+    assert.match(unknown.body.detail, /body: unknown field "sesion"/);
+    const order = await api(srv(), 'POST', '/runs/query', { session: [project.id], order: 'newest' });
+    assert.equal(order.status, 422);
+    assert.match(order.body.detail, /body\.order/);
+    // Fields LangSmith's schema has but this server has no use for are accepted.
+    const known = await api(srv(), 'POST', '/runs/query', { session: [project.id], limit: 2, execution_order: 1, data_source_type: 'current', skip_prev_cursor: true });
+    assert.equal(known.status, 200);
+    assert.equal(known.body.runs.length, 2);
+    const batch = await api(srv(), 'POST', '/runs/batch', { post: [], patch: [], extra: 1 });
+    assert.equal(batch.status, 422);
+    const empty = await api(srv(), 'POST', '/runs', undefined, { rawBody: 'null', headers: { 'content-type': 'application/json' } });
+    assert.equal(empty.status, 422, 'a create without a body is refused, not made into an empty run');
   });
 
   it('share a run: token, public reads of its trace, web page; unshare makes them 404', async () => {

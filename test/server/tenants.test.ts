@@ -39,7 +39,7 @@ function baseOf(url: string): string {
 /** Routes that take no API key or hold no tenant data, and why they are not tried with another tenant's ids. */
 const EXEMPT: Array<[RegExp, string]> = [
   [/^\/info(\/health)?$/, 'server information, no tenant data'],
-  [/^\/public\/:token\//, 'public share reads: the share token is the capability (the owner shares and unshares)'],
+  [/^(v2:)?\/public\/:token\//, 'public share reads: the share token is the capability (the owner shares and unshares)'],
   [/^\/feedback\/tokens\/:token$/, 'presigned feedback URL: the token is the capability, until it expires'],
   [/^\/attachments\/:hash$/, 'content-addressed attachment bytes: the SHA-256 is the capability'],
   [/^\/(o\/:tenant\/|prompts\/:repo|hub\/:owner\/:repo)/, 'read-only web pages for "Open in LangSmith" links: a browser sends no API key (documented in server/README.md)'],
@@ -98,6 +98,11 @@ function bodyFor(method: string, base: string, a: Ids, b: Own, repo: 'private' |
   const commitId = repo === 'public' ? a.publicCommitId : a.commitId;
   const bodies: Record<string, Body> = {
     'PATCH /sessions/:id': json({ description: 'B was here' }),
+    'POST /annotation-queues/status/:queueRunId': json({ status: 'completed' }),
+    'POST platform:/annotation-queues/:id/items': json({ items: [{ run_id: b.run }] }),
+    'PATCH platform:/annotation-queues/:id/items/:itemId': json({}),
+    'POST platform:/annotation-queues/items/:itemId/status': json({ status: 'completed' }),
+    'POST platform:/annotation-queues/:id/items/delete': json({ item_ids: [a.queueRun] }),
     'PATCH /runs/:id': json({ outputs: { b: 1 } }),
     'PUT /runs/:id/share': json({}),
     'PATCH /datasets/:id': json({ description: 'B was here' }),
@@ -135,17 +140,27 @@ function bodyFor(method: string, base: string, a: Ids, b: Own, repo: 'private' |
   return bodies[`${method} ${base}`];
 }
 
+/** The query a GET route with an id in its path needs to get past validation (so the tenant check answers). */
+const QUERY_FOR: Record<string, string> = {
+  'GET platform:/annotation-queues/:id/items': '?status=needs_my_review',
+  'GET platform:/annotation-queues/:id/items/count': '?status=all',
+};
+
 /** Which of A's ids goes into a path parameter: keyed by the last literal segment before it and its name. */
 function paramsFor(a: Ids, repo: 'private' | 'public'): Record<string, string> {
   return {
     'sessions:id': a.project,
     'runs:id': a.run,
+    'traces:trace_id': a.run,
+    'threads:thread_id': 'a-secret-thread',
     'datasets:id': a.dataset,
     'comparative:id': a.comparative,
     'examples:id': a.example,
     'feedback:id': a.feedback,
     'annotation-queues:id': a.queue,
     'runs:queueRunId': a.queueRun,
+    'status:queueRunId': a.queueRun,
+    'items:itemId': a.queueRun,
     'run:index': '0',
     'repos:owner': 'local',
     'repos:repo': repo === 'public' ? a.publicRepo : a.repo,
@@ -203,7 +218,7 @@ describe('tenant isolation: the other workspace tries our ids on every route', f
   const secrets = () => [
     a.project, a.run, a.child, a.dataset, a.example, a.example2, a.feedback, a.feedbackToken, a.queue, a.queueRun, a.comparative,
     ...a.experiments, a.runShare, a.datasetShare, a.repo, a.commitId, a.commitHash, a.promptTag, 'a-secret-feedback-key',
-    'a-secret-dataset-tag', 'a secret question', 'a secret run input', 'a-secret-project', 'a-secret-dataset', 'a-secret-queue',
+    'a-secret-dataset-tag', 'a-secret-thread', 'a secret question', 'a secret run input', 'a-secret-project', 'a-secret-dataset', 'a-secret-queue',
     ...a.attachmentHashes,
   ];
   const leaks = (r: RawResponse) => (r.status >= 200 && r.status < 300 ? secrets().filter((s) => r.text.toLowerCase().includes(s.toLowerCase())) : []);
@@ -215,7 +230,7 @@ describe('tenant isolation: the other workspace tries our ids on every route', f
     a.run = crypto.randomUUID();
     a.child = crypto.randomUUID();
     const runs = new FormData();
-    runs.append(`post.${a.run}`, blob({ name: 'a-root', run_type: 'chain', inputs: { q: 'a secret run input' }, session_id: a.project, start_time: new Date().toISOString() }));
+    runs.append(`post.${a.run}`, blob({ name: 'a-root', run_type: 'chain', inputs: { q: 'a secret run input' }, extra: { metadata: { thread_id: 'a-secret-thread' } }, session_id: a.project, start_time: new Date().toISOString() }));
     runs.append(`attachment.${a.run}.note`, new Blob(['a-run-attachment-bytes'], { type: 'text/plain' }));
     await asA('POST', '/runs/multipart', undefined, runs);
     await asA('POST', '/runs', { id: a.child, parent_run_id: a.run, name: 'a-child', run_type: 'llm', inputs: {}, session_id: a.project });
@@ -308,7 +323,7 @@ describe('tenant isolation: the other workspace tries our ids on every route', f
         continue;
       }
       const body = r.method === 'GET' || r.method === 'DELETE' ? undefined : (bodyFor(r.method, base, a, b, 'private') ?? json({}));
-      const res = await asB(r.method, path, body);
+      const res = await asB(r.method, path + (QUERY_FOR[`${r.method} ${base}`] ?? ''), body);
       tried++;
       if (res.status !== 404) failures.push(`${r.method} ${path} → ${res.status} ${res.text.slice(0, 200)}`);
       const leaked = leaks(res);
@@ -361,6 +376,8 @@ describe('tenant isolation: the other workspace tries our ids on every route', f
         { body: json({ ids: [a.run] }), status: 'ok' },
         { body: json({ trace_id: a.run }), status: 'ok' },
       ],
+      'POST v2:/traces/query': [{ body: json({ project_id: a.project }), status: 'ok' }, { body: json({ project_id: b.project, trace_ids: [a.run] }), status: 'ok' }],
+      'POST v2:/threads/query': [{ body: json({ project_id: a.project }), status: 'ok' }],
       'GET /sessions': [{ path: `?id=${a.project}`, status: 'ok' }, { path: `?reference_dataset=${a.dataset}`, status: 'ok' }, { path: '?name=a-secret-project', status: 'ok' }],
       'GET /datasets': [{ path: `?id=${a.dataset}`, status: 'ok' }, { path: '?name=a-secret-dataset', status: 'ok' }],
       'POST /datasets': [{ body: json({ name: 'b-ds', id: a.dataset }), status: 409 }],
@@ -390,6 +407,7 @@ describe('tenant isolation: the other workspace tries our ids on every route', f
       'GET /feedback-configs': [{ path: '?key=a-secret-feedback-key', status: 'ok' }],
       'POST /annotation-queues': [{ body: json({ name: 'b-q', id: a.queue }), status: 409 }],
       'GET /annotation-queues': [{ path: `?ids=${a.queue}`, status: 'ok' }, { path: '?name=a-secret-queue', status: 'ok' }],
+      'DELETE /annotation-queues': [{ path: `?queue_ids=${a.queue}`, status: 404 }],
       'GET /repos': [{ path: '?tenant_handle=local', status: 'ok' }, { path: '?is_public=true', status: 'ok' }, { path: '?query=a-secret', status: 'ok' }],
     };
     /** A's ids inside B's own objects (routes with B's id in the path). */
@@ -398,6 +416,11 @@ describe('tenant isolation: the other workspace tries our ids on every route', f
       ['POST', `/annotation-queues/${b.queue}/runs/by-key`, json([{ run_id: a.run, session_id: a.project, start_time: start }]), 404],
       ['PATCH', `/annotation-queues/${b.queue}/runs/${a.queueRun}`, json({}), 404],
       ['DELETE', `/annotation-queues/${b.queue}/runs/${a.run}`, json(undefined), 404],
+      ['POST', `/v1/platform/annotation-queues/${b.queue}/items`, json({ items: [{ run_id: a.run }] }), 404],
+      ['PATCH', `/v1/platform/annotation-queues/${b.queue}/items/${a.queueRun}`, json({}), 404],
+      ['POST', `/v1/platform/annotation-queues/${b.queue}/items/delete`, json({ item_ids: [a.queueRun] }), 200],
+      // The queues a run is in: its path takes a run id.
+      ['GET', `/annotation-queues/${a.run}/queues`, json(undefined), 404],
       ['PUT', `/datasets/${b.dataset}/splits`, json({ split_name: 'x', examples: [a.example] }), 404],
       ['PATCH', `/v1/platform/datasets/${b.dataset}/examples`, form({ [`${a.example}.inputs`]: { q: 'B' } }), 404],
       ['POST', `/v1/platform/datasets/${b.dataset}/examples`, form({ [crypto.randomUUID()]: { source_run_id: a.run, use_source_run_io: true } }), 404],
