@@ -26,6 +26,15 @@ export function multipartExamplesSupported(info: ServerInfo): boolean {
   return v !== null && gte(v, MULTIPART_EXAMPLES_MIN_VERSION);
 }
 
+/**
+ * Whether the server reports a version of at least `min`. A server that gives no usable version counts as older:
+ * the caller then keeps to the API every version serves.
+ */
+export function serverVersionAtLeast(info: ServerInfo, min: string): boolean {
+  const v = parseServerVersion(info.version);
+  return v !== null && gte(v, min);
+}
+
 /** What every resource shares: the transport, the web host and a few per-client caches. */
 export class ClientContext {
   private infoPromise?: Promise<ServerInfo>;
@@ -47,6 +56,20 @@ export class ClientContext {
         });
     }
     return this.infoPromise;
+  }
+
+  /**
+   * Whether the server's version (from /info) is at least `min`. When /info cannot be read the answer is false,
+   * so that the call falls back to the older API rather than failing on the version check; the caller's own
+   * abort still ends it.
+   */
+  async versionAtLeast(min: string, signal?: AbortSignal): Promise<boolean> {
+    try {
+      return serverVersionAtLeast(await this.info(signal), min);
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      return false;
+    }
   }
 
   /** GET /settings (the caller's tenant: id, handle), once per client. */

@@ -252,6 +252,75 @@ export const RunsQueryResponseSchema = z.looseObject({
   cursors: z.looseObject({ next: str }).nullish(),
 });
 
+/**
+ * A run as the v2 run API (/api/v2/runs/…, LangSmith 0.16 and later) answers it: only the fields asked for in
+ * `selects`, unset ones omitted, run_type and status in upper case, project_id for session_id and the list of
+ * ancestors (parent_run_ids) instead of the parent. `toRunFromV2` turns it into a {@link Run}.
+ */
+export const RunV2Schema = z.looseObject({
+  id: uuid,
+  name: str,
+  run_type: str,
+  status: str,
+  start_time: str,
+  end_time: str,
+  inputs: recordish,
+  outputs: recordish,
+  error: str,
+  extra: recordish,
+  metadata: recordish,
+  events: z.array(z.unknown()).nullish(),
+  tags: z.array(z.string()).nullish(),
+  parent_run_ids: z.array(z.string()).nullish(),
+  project_id: str,
+  trace_id: str,
+  dotted_order: str,
+  reference_example_id: str,
+  is_in_dataset: bool,
+  total_tokens: num,
+  prompt_tokens: num,
+  completion_tokens: num,
+});
+export type RunV2 = z.infer<typeof RunV2Schema>;
+
+/** POST /api/v2/runs/query: a page of runs; next_cursor is left out on the last page. */
+export const RunsQueryV2ResponseSchema = z.looseObject({
+  items: z.array(RunV2Schema),
+  has_more: bool,
+  next_cursor: str,
+});
+
+/** The v1 fields that are empty rather than null when unset (v2 leaves them out). */
+const V1_EMPTY: Readonly<Record<string, () => unknown>> = { inputs: () => ({}), extra: () => ({}), events: () => [], tags: () => [] };
+
+/**
+ * A v2 run in the v1 shape every caller of the run reads expects: lower-case run_type and status, session_id,
+ * parent_run_id (the last ancestor), metadata inside extra, in_dataset. `fields` are the v1 fields that were
+ * asked for: those v2 left out (it omits what is unset) become null, or empty, as v1 reports them. v2's names for
+ * fields that now carry v1 names are dropped, so a run reads the same whichever API it came from.
+ */
+export function toRunFromV2(r: RunV2, fields: readonly string[]): Run {
+  const out: Record<string, unknown> = { ...r };
+  for (const k of ['project_id', 'metadata', 'is_in_dataset'] as const) delete out[k];
+  if (typeof r.run_type === 'string') out['run_type'] = r.run_type.toLowerCase();
+  if (typeof r.status === 'string') out['status'] = r.status.toLowerCase();
+  if (r.project_id !== undefined) out['session_id'] = r.project_id;
+  if (r.is_in_dataset !== undefined) out['in_dataset'] = r.is_in_dataset;
+  if (r.parent_run_ids !== undefined) out['parent_run_id'] = r.parent_run_ids?.length ? r.parent_run_ids[r.parent_run_ids.length - 1] : null;
+  // v1 keeps the user's metadata inside extra; v2 may answer it on its own (an empty one when there is none,
+  // which v1 does not show).
+  if (r.metadata != null && Object.keys(r.metadata).length > 0 && (r.extra == null || !('metadata' in r.extra))) {
+    out['extra'] = { ...(r.extra ?? {}), metadata: r.metadata };
+  }
+  // name and run_type have no null in the Run type: they stay absent when v2 leaves them out. The collections
+  // v1 answers empty rather than null come back empty; every other field v1 reports as null.
+  for (const f of fields) {
+    if (out[f] !== undefined || f === 'name' || f === 'run_type') continue;
+    out[f] = f in V1_EMPTY ? V1_EMPTY[f]!() : null;
+  }
+  return out as Run;
+}
+
 export const PromptRepoSchema = z.looseObject({
   id: str,
   repo_handle: z.string(),
