@@ -26,9 +26,11 @@ import { registerRunsMultipart } from './routes/runsMultipart';
 import { registerPublicRuns } from './routes/runsPublic';
 import { useBufferedMultipart } from './multipartBuffer';
 import { registerSessions } from './routes/sessions';
+import { registerLocal } from './routes/local';
+import { registerWorkspace } from './routes/workspace';
 import { registerV2 } from './routes/v2';
 import { seedDemo } from './seed';
-import { HttpError, MonotonicClock, nowIso, queryInt, stableUuid } from './util';
+import { HttpError, MonotonicClock, nowIso, stableUuid } from './util';
 
 export interface ServerOptions {
   /** 0 = a free port. The CLI defaults to 1984; startServer defaults to 0. */
@@ -259,42 +261,7 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
   for (const prefix of API_PREFIXES) {
     app.register(
       async (api) => {
-        api.get('/info', { config: { public: true } }, async () => info());
-        api.get('/info/health', { config: { public: true, noFaults: true } }, async () => ({ status: 'ok' }));
-        api.get('/settings', async (req) => ({
-          id: req.tenant.id,
-          display_name: req.tenant.displayName,
-          tenant_handle: req.tenant.handle,
-          created_at: ctx.startedAt,
-          is_personal: false,
-        }));
-        api.get('/workspaces', async (req) => [
-          { id: req.tenant.id, display_name: req.tenant.displayName, tenant_handle: req.tenant.handle, created_at: ctx.startedAt, is_personal: false },
-        ]);
-        // What the workspace shares publicly: datasets first, then runs, newest first within each.
-        api.get('/workspaces/current/shared', async (req) => {
-          const q = req.query as Record<string, unknown>;
-          const limit = queryInt(q, 'limit', 50, 1, 100);
-          const offset = queryInt(q, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-          const rows = ctx.st.all<Record<string, string | null>>(
-            `SELECT * FROM (
-               SELECT 'dataset' AS type, d.share_token, d.modified_at AS created_at, d.id AS dataset_id, d.name AS dataset_name,
-                      NULL AS run_id, NULL AS run_name, NULL AS run_type, NULL AS session_id, NULL AS session_name, 0 AS k
-                 FROM datasets d WHERE d.tenant_id = ? AND d.share_token IS NOT NULL
-               UNION ALL
-               SELECT 'run', r.share_token, r.start_time, NULL, NULL, r.id, r.name, r.run_type, r.session_id, s.name, 1
-                 FROM runs r LEFT JOIN sessions s ON s.id = r.session_id WHERE r.tenant_id = ? AND r.share_token IS NOT NULL
-             ) ORDER BY k, created_at DESC LIMIT ? OFFSET ?`,
-            req.tenant.id, req.tenant.id, limit, offset,
-          );
-          return {
-            entities: rows.map((r) =>
-              r['type'] === 'dataset'
-                ? { type: 'dataset', share_token: r['share_token'], created_at: r['created_at'], dataset_id: r['dataset_id'], dataset_name: r['dataset_name'] }
-                : { type: 'run', share_token: r['share_token'], created_at: r['created_at'], run_id: r['run_id'], run_name: r['run_name'], run_type: r['run_type'], session_id: r['session_id'], session_name: r['session_name'] },
-            ),
-          };
-        });
+        registerWorkspace(api, ctx, info);
         registerSessions(api, ctx);
         registerRuns(api, ctx);
         registerPublicRuns(api, ctx);
@@ -327,33 +294,7 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
   // OpenAI-compatible, outside the LangSmith prefixes: the OpenAI base URL is <server>/v1.
   app.register(async (chat) => registerChat(chat, ctx, { delayMs: chatDelayMs }));
 
-  // The fault switch (needs a valid key; never faulted itself).
-  app.get('/__local/faults', { config: { noFaults: true } }, async () => ({ faults: ctx.faults.text }));
-  app.get('/__local/stats', { config: { noFaults: true } }, async () => ({
-    requests: ctx.stats.requests,
-    internal_errors: ctx.stats.internalErrors,
-    faults_injected: ctx.stats.faultsInjected,
-  }));
-  app.put('/__local/faults', { config: { noFaults: true } }, async (req) => {
-    let spec: unknown = req.body;
-    if (typeof spec === 'string') {
-      const t = spec.trim();
-      if (t.startsWith('{')) {
-        try {
-          spec = JSON.parse(t).faults;
-        } catch {
-          throw new HttpError(400, 'Malformed JSON body');
-        }
-      } else spec = t;
-    } else if (spec && typeof spec === 'object') spec = (spec as any).faults;
-    if (spec !== undefined && spec !== null && typeof spec !== 'string') throw new HttpError(422, 'faults: expected a string like "429:0.1,503:0.05"');
-    try {
-      ctx.faults = parseFaults((spec as string | null) ?? '');
-    } catch (e: any) {
-      throw new HttpError(422, e.message);
-    }
-    return { faults: ctx.faults.text };
-  });
+  registerLocal(app, ctx);
 
   return { app, ctx };
 }

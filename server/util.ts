@@ -1,7 +1,6 @@
 // Small helpers shared by the routes: LangSmith-shaped errors, ids, timestamps, input parsing.
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 
 /** An error that becomes `{"detail": …}` with the given status. */
 export class HttpError extends Error {
@@ -20,12 +19,6 @@ export const conflict = (detail: string) => new HttpError(409, detail);
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: unknown): s is string => typeof s === 'string' && UUID_RE.test(s);
-
-/** A path/query id: must be a UUID, else 422 like LangSmith's validation. */
-export function uuidParam(value: unknown, name: string): string {
-  if (!isUuid(value)) throw new HttpError(422, `${name}: "${String(value)}" is not a valid UUID`);
-  return value.toLowerCase();
-}
 
 export const newId = (): string => crypto.randomUUID();
 
@@ -58,49 +51,12 @@ export function parseTime(value: unknown): string | null {
   return new Date(t).toISOString();
 }
 
-export function requireTime(value: unknown, name: string): string {
-  const t = parseTime(value);
-  if (!t) throw new HttpError(422, `${name}: "${String(value)}" is not a valid timestamp`);
-  return t;
-}
-
 export function jsonOrNull(text: string | null | undefined): any {
   if (text === null || text === undefined) return null;
   return JSON.parse(text);
 }
 
 export const toJson = (v: unknown): string | null => (v === undefined || v === null ? null : JSON.stringify(v));
-
-/** Validates with zod; failures are 422 with every problem spelled out. */
-export function parseBody<T extends z.ZodType>(schema: T, body: unknown, what = 'body'): z.infer<T> {
-  if (body === undefined || body === null) {
-    // An absent body is validated as an empty object, so optional-only schemas pass.
-    body = schema instanceof z.ZodArray ? body : {};
-  }
-  const r = schema.safeParse(body);
-  if (!r.success) {
-    const detail = r.error.issues.map((i) => {
-      const path = [what, ...i.path.map(String)].join('.');
-      return `${path}: ${i.message}`;
-    });
-    throw new HttpError(422, detail.join('; '));
-  }
-  return r.data;
-}
-
-/** Query values may repeat (`id=a&id=b`); always get an array. */
-export function queryList(q: Record<string, unknown>, key: string): string[] {
-  const v = q[key];
-  if (v === undefined || v === null) return [];
-  return (Array.isArray(v) ? v : [v]).map(String).filter((s) => s !== '');
-}
-
-export function queryString(q: Record<string, unknown>, key: string): string | undefined {
-  const v = q[key];
-  if (v === undefined || v === null) return undefined;
-  const s = Array.isArray(v) ? v[v.length - 1] : v;
-  return String(s);
-}
 
 /** The WHERE clause of a list endpoint, built from its query filters. */
 export class SqlWhere {
@@ -158,33 +114,6 @@ export class SqlWhere {
 
   get sql(): string {
     return this.clauses.join(' AND ');
-  }
-}
-
-export function queryInt(q: Record<string, unknown>, key: string, dflt: number, min: number, max: number): number {
-  const s = queryString(q, key);
-  if (s === undefined || s === '') return dflt;
-  if (!/^-?\d+$/.test(s)) throw new HttpError(422, `${key}: "${s}" is not an integer`);
-  const n = Number(s);
-  if (n < min || n > max) throw new HttpError(422, `${key}: must be between ${min} and ${max}`);
-  return n;
-}
-
-export function queryBool(q: Record<string, unknown>, key: string): boolean | undefined {
-  const s = queryString(q, key);
-  if (s === undefined || s === '') return undefined;
-  if (/^(true|1)$/i.test(s)) return true;
-  if (/^(false|0)$/i.test(s)) return false;
-  throw new HttpError(422, `${key}: "${s}" is not a boolean`);
-}
-
-export function queryJson(q: Record<string, unknown>, key: string): any {
-  const s = queryString(q, key);
-  if (s === undefined || s === '') return undefined;
-  try {
-    return JSON.parse(s);
-  } catch {
-    throw new HttpError(422, `${key}: not valid JSON`);
   }
 }
 

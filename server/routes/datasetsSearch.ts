@@ -55,11 +55,9 @@ export function registerDatasetSearch(app: FastifyInstance, ctx: Ctx) {
     return { examples: hits.map((h) => ({ ...(JSON.parse(h.json) as object), debug_info: body.debug ? { bm25: h.score } : undefined })) };
   });
 
-  route(app, 'POST', '/datasets/comparative', { body: ComparativeBody }, ({ body, tenant, reply }) => {
+  route(app, 'POST', '/datasets/comparative', { body: ComparativeBody }, ({ body, tenant }) => {
     if (!body.experiment_ids.length) throw new HttpError(422, 'At least one experiment is required');
-    const out = createComparative(ctx, tenant, body);
-    reply.code(201);
-    return out;
+    return createComparative(ctx, tenant, body);
   });
   route(app, 'GET', '/datasets/:id/comparative', { params: idParams, query: ComparativeQuery }, ({ params, query: q, tenant }) => {
     const d = getDataset(ctx, tenant, params.id);

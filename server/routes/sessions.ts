@@ -84,8 +84,8 @@ function bodyTime(v: string | number | null | undefined, field: string): string 
 }
 
 export function registerSessions(app: FastifyInstance, ctx: Ctx) {
-  route(app, 'POST', '/sessions', { query: z.object({ upsert: qBool() }), body: CreateSession }, ({ query, body: b, tenant, reply }) => {
-    const { row, created } = createSession(
+  route(app, 'POST', '/sessions', { query: z.object({ upsert: qBool() }), body: CreateSession }, ({ query, body: b, tenant }) => {
+    const { row } = createSession(
       ctx,
       tenant,
       {
@@ -100,7 +100,7 @@ export function registerSessions(app: FastifyInstance, ctx: Ctx) {
       },
       query.upsert ?? false,
     );
-    reply.code(created ? 201 : 200);
+    // 200 whether made or found (with upsert), as LangSmith's OpenAPI has it.
     return sessionOut(row);
   });
 
