@@ -277,6 +277,7 @@ export const RunV2Schema = z.looseObject({
   dotted_order: str,
   reference_example_id: str,
   is_in_dataset: bool,
+  share_url: str,
   total_tokens: num,
   prompt_tokens: num,
   completion_tokens: num,
@@ -301,7 +302,10 @@ const V1_EMPTY: Readonly<Record<string, () => unknown>> = { inputs: () => ({}), 
  */
 export function toRunFromV2(r: RunV2, fields: readonly string[]): Run {
   const out: Record<string, unknown> = { ...r };
-  for (const k of ['project_id', 'metadata', 'is_in_dataset'] as const) delete out[k];
+  for (const k of ['project_id', 'metadata', 'is_in_dataset', 'share_url'] as const) delete out[k];
+  // v1 answers a shared run's token; v2 its public link, `<web>/public/<token>/r`.
+  const shared = typeof r.share_url === 'string' ? /\/public\/([0-9a-f-]{36})\/r\/?$/i.exec(r.share_url) : null;
+  if (shared) out['share_token'] = shared[1]!.toLowerCase();
   if (typeof r.run_type === 'string') out['run_type'] = r.run_type.toLowerCase();
   if (typeof r.status === 'string') out['status'] = r.status.toLowerCase();
   if (r.project_id !== undefined) out['session_id'] = r.project_id;

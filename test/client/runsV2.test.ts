@@ -266,6 +266,25 @@ describe('client ↔ local server: run reads on v2 where the server has it, v1 o
     sameOnBoth();
   });
 
+  it('says which runs are shared, with the same token on both APIs (the tree offers Stop Sharing by it)', async () => {
+    const root = traces[1]!;
+    const tokens = new Map<Side, string>();
+    for (const side of [v2, v1]) tokens.set(side, await side.c.runs.share(root.id, { shareId: uuid4() }));
+    try {
+      const { v2: a, v1: b } = await both((s) => collect(s.c.runs.query({ projectId: s.projectId, isRoot: true, order: 'asc' })), Q2, Q1);
+      for (const [side, runs] of [[v2, a], [v1, b]] as const) {
+        const token = /\/public\/([0-9a-f-]{36})\/r$/.exec(tokens.get(side)!)?.[1];
+        assert.ok(token, `${side.label}: a public link ${tokens.get(side)}`);
+        const shared = runs.filter((r) => (r as { share_token?: unknown }).share_token);
+        assert.deepEqual(shared.map((r) => r.id), [root.id], `${side.label}: only the shared root`);
+        assert.equal((shared[0] as { share_token?: unknown }).share_token, token, `${side.label}: its token`);
+        assert.ok(!('share_url' in runs[0]!), 'no v2 name share_url');
+      }
+    } finally {
+      for (const side of [v2, v1]) await side.c.runs.unshare(root.id);
+    }
+  });
+
   it('a missing run is a not-found error naming the action, on both APIs', async () => {
     const missing = uuid4();
     const errors: LangSmithNotFoundError[] = [];

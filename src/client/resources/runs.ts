@@ -45,6 +45,8 @@ const V2_SELECTS: Readonly<Record<string, readonly string[]>> = {
   feedback_stats: ['FEEDBACK_STATS'],
   app_path: ['APP_PATH'],
   in_dataset: ['IS_IN_DATASET'],
+  // v2 answers a shared run's public link; the tree reads the token in it (shared rows offer Stop Sharing).
+  share_token: ['SHARE_URL'],
 };
 const ALL_V1_FIELDS = Object.keys(V2_SELECTS);
 
