@@ -93,12 +93,8 @@ export const ALL_FIELDS: readonly ExampleField[] = EXAMPLE_FIELDS;
 /** The OpenAPI's default `select` of `GET /examples`, which leaves `attachment_urls` out. */
 export const OPENAPI_DEFAULT_SELECT: readonly ExampleField[] = EXAMPLE_FIELDS.filter((f) => f !== 'attachment_urls');
 
-/**
- * `GET /examples` without `select`. Still every field, `attachment_urls` included, unlike the OpenAPI's
- * default (OPENAPI_DEFAULT_SELECT): the seed tests, the extension's example editor test and the dataset diff
- * panel read attachments from plain listings today. Switch to OPENAPI_DEFAULT_SELECT once they ask for them.
- */
-export const DEFAULT_LIST_FIELDS: readonly ExampleField[] = ALL_FIELDS;
+/** `GET /examples` without `select`: LangSmith's default, without `attachment_urls` (a client asks for them). */
+export const DEFAULT_LIST_FIELDS: readonly ExampleField[] = OPENAPI_DEFAULT_SELECT;
 
 /** Written whatever `select` asks for: what identifies an example and what every consumer reads. */
 const ALWAYS: readonly ExampleField[] = ['id', 'dataset_id', 'inputs', 'created_at'];

@@ -71,6 +71,10 @@ describe('client ↔ local server: examples', () => {
     const bytes = new Uint8Array(await (await fetch(ex.attachments['image.png']!.presigned_url)).arrayBuffer());
     assert.deepEqual([...bytes], [...png]);
     assert.equal(await (await fetch(ex.attachments['note']!.presigned_url)).text(), 'hello');
+    // A listing has them too: LangSmith leaves attachment_urls out unless selected, and the client selects them.
+    const [listed] = await collect(c.examples.list({ datasetId: ds.id }));
+    assert.deepEqual(Object.keys(listed!.attachments).sort(), ['image.png', 'note']);
+    assert.equal(listed!.modified_at !== undefined && listed!.source_run_id === null, true, 'the other fields are there as well');
   });
 
   it('updates inputs, outputs, metadata, split and attachments (rename, retain, add)', async () => {

@@ -111,7 +111,7 @@ describe('--seed demo content', function () {
     const expected = demoInvoices().filter((s) => s.files);
     assert.ok(expected.length >= 2, 'at least two examples have attachments');
     // The server's own listing (composed in SQL) and the client's (with select) must both carry them.
-    const raw = (await api(srv(), 'GET', `/api/v1/examples?dataset=${ds.id}`)).body as Array<{ inputs: any; attachment_urls: Record<string, { presigned_url: string; mime_type: string }> }>;
+    const raw = (await api(srv(), 'GET', `/api/v1/examples?dataset=${ds.id}&select=attachment_urls`)).body as Array<{ inputs: any; attachment_urls: Record<string, { presigned_url: string; mime_type: string }> }>;
     const listed = await collect(c.listExamples({ datasetId: ds.id, includeAttachments: true }));
     assert.equal(raw.filter((e) => Object.keys(e.attachment_urls).length).length, expected.length);
     assert.equal(listed.filter((e) => Object.keys(e.attachments ?? {}).length).length, expected.length);
@@ -157,7 +157,7 @@ describe('--seed demo content', function () {
     assert.deepEqual(after.inputs, before.inputs);
     assert.notDeepEqual(after.outputs, before.outputs);
     // The files of the examples that were not touched are still there at the reviewed version.
-    const reviewed = await collect(c.listExamples({ datasetId: ds.id, asOf: 'latest-review' }));
+    const reviewed = await collect(c.listExamples({ datasetId: ds.id, asOf: 'latest-review', includeAttachments: true }));
     assert.equal(reviewed.filter((e) => Object.keys(e.attachments ?? {}).length).length, demoInvoices().filter((s) => s.files).length);
   });
 

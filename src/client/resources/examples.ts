@@ -68,6 +68,11 @@ export interface ExampleListOptions {
 export const EXAMPLES_BATCH_MAX_COUNT = 1000;
 export const EXAMPLES_BATCH_MAX_BYTES = 16 * 1024 * 1024;
 
+/** Every field of an example (LangSmith's `ExampleSelect`): a listing asks for all of them, attachments included. */
+export const EXAMPLE_LIST_SELECT = [
+  'id', 'dataset_id', 'name', 'inputs', 'outputs', 'metadata', 'source_run_id', 'created_at', 'modified_at', 'attachment_urls',
+] as const;
+
 const enc = new TextEncoder();
 function toBytes(data: Uint8Array | ArrayBuffer | string): Uint8Array {
   if (typeof data === 'string') return enc.encode(data);
@@ -306,7 +311,8 @@ export class ExamplesResource {
               splits: o.splits,
               metadata: o.metadata,
               filter: o.filter,
-              select: o.select,
+              // LangSmith leaves attachments out of a listing unless they are selected.
+              select: o.select ?? EXAMPLE_LIST_SELECT,
               offset,
               limit,
             },

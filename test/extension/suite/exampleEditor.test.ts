@@ -33,7 +33,7 @@ describe('example editor (host)', function () {
 
   const call = hostCall;
   const ok = hostOk;
-  const readExample = async (id: string) => (await get<ExampleJson[]>(`/examples?id=${id}`))[0]!;
+  const readExample = async (id: string) => get<ExampleJson>(`/examples/${id}`);
   const panelFor = (id: string) => {
     const panel = workbench.panels.panelsOf<ExampleEditorKey>(Panels.exampleEditor).find((p) => p.key.exampleId === id);
     assert.ok(panel, `no example editor for ${id}`);
@@ -43,7 +43,7 @@ describe('example editor (host)', function () {
   before(async () => {
     workbench = await activateWorkbench();
     [{ id: datasetId }] = await get<{ id: string }[]>('/datasets?name=demo-invoices');
-    const examples = await get<ExampleJson[]>(`/examples?dataset=${datasetId}`);
+    const examples = await get<ExampleJson[]>(`/examples?dataset=${datasetId}&select=attachment_urls`);
     exampleId = examples.find((e) => Object.keys(e.attachment_urls ?? {}).includes('attachment.invoice.txt'))!.id;
   });
 
