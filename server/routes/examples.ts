@@ -36,6 +36,7 @@ const ListQuery = z.object({
   splits: qList(),
   metadata: qObject(),
   filter: qText(),
+  full_text_contains: qList(),
   // LangSmith answers at most 100 examples a page.
   limit: qInt(100, 1, 100),
   offset: qInt(0, 0, Number.MAX_SAFE_INTEGER),
@@ -63,7 +64,7 @@ export function registerExamples(app: FastifyInstance, ctx: Ctx) {
     }
     getDataset(ctx, tenant, q.dataset);
     const query: ExampleQuery = {
-      datasetId: q.dataset, asOf: resolveVersion(ctx, q.dataset, q.as_of), ids: q.id, splits: q.splits, metadata: q.metadata, filter: q.filter, ...order,
+      datasetId: q.dataset, asOf: resolveVersion(ctx, q.dataset, q.as_of), ids: q.id, splits: q.splits, metadata: q.metadata, filter: q.filter, fullTextContains: q.full_text_contains, ...order,
     };
     return listExamplesJson(ctx, query, origin, fields);
   });

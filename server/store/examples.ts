@@ -452,6 +452,8 @@ export interface ExampleQuery {
   splits?: string[];
   metadata?: Record<string, unknown>;
   filter?: string;
+  /** Texts every example must contain somewhere in its inputs or outputs (case-blind for ASCII letters). */
+  fullTextContains?: string[];
   /** Default `recent`. */
   order?: ExampleOrder;
   /** Overrides the order's own direction (not for `random`). */
@@ -524,6 +526,14 @@ function whereOf(q: ExampleQuery): { sql: string; params: unknown[] } {
     const f = exampleFilterSql(q.filter);
     where.push(f.sql);
     params.push(...f.params);
+  }
+  // LangSmith's full-text search: each term is in some text value of the inputs or outputs (a substring,
+  // case-blind for ASCII letters; `%` and `_` in a term are plain characters).
+  for (const term of q.fullTextContains ?? []) {
+    where.push(`EXISTS (SELECT 1 FROM json_tree(e.inputs) t WHERE t.type = 'text' AND t.atom LIKE ? ESCAPE '\\'
+      UNION ALL SELECT 1 FROM json_tree(ifnull(e.outputs, 'null')) t WHERE t.type = 'text' AND t.atom LIKE ? ESCAPE '\\')`);
+    const pattern = `%${term.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+    params.push(pattern, pattern);
   }
   return { sql: where.join(' AND '), params };
 }

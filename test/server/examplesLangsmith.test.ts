@@ -102,6 +102,31 @@ describe('examples and versions as LangSmith has them', () => {
     assert.equal((await api(srv(), 'GET', `/examples?dataset=${d.id}&order=random&random_seed=abc`)).status, 422);
   });
 
+  it('GET /examples full_text_contains: every term in some text value of the inputs or outputs', async () => {
+    const c = client(srv());
+    const d = await c.createDataset('full-text');
+    const made = await c.createExamples([
+      { dataset_id: d.id, inputs: { question: 'What is the Capital of France?' }, outputs: { answer: 'Paris' } },
+      { dataset_id: d.id, inputs: { question: 'Largest planet?' }, outputs: { answer: 'Jupiter, 100% gas' } },
+      { dataset_id: d.id, inputs: { nested: { deep: ['a capital idea'] } }, outputs: null },
+      { dataset_id: d.id, inputs: { n: 42 }, outputs: { note: 'question' } },
+    ]);
+    const ids = (i: number[]) => i.map((k) => made[k]!.id).sort();
+    const find = async (...terms: string[]) => {
+      const q = terms.map((t) => `&full_text_contains=${encodeURIComponent(t)}`).join('');
+      const res = await api(srv(), 'GET', `/examples?dataset=${d.id}${q}`);
+      assert.equal(res.status, 200, res.text);
+      return (res.body as Array<{ id: string }>).map((e) => e.id).sort();
+    };
+    assert.deepEqual(await find('capital'), ids([0, 2]), 'case-blind, nested values too');
+    assert.deepEqual(await find('capital', 'france'), ids([0]), 'every term');
+    assert.deepEqual(await find('paris'), ids([0]), 'outputs too');
+    assert.deepEqual(await find('question'), ids([3]), 'values, not keys');
+    assert.deepEqual(await find('100%'), ids([1]), '% is a plain character');
+    assert.deepEqual(await find('42'), [], 'numbers are not text');
+    assert.deepEqual(await find(), ids([0, 1, 2, 3]));
+  });
+
   it('GET /datasets/{id}/versions: newest first with tags; search (tag text), example, limit and offset', async () => {
     const c = client(srv());
     const d = await c.createDataset('versions-list');
