@@ -8,6 +8,7 @@ import { ProjectNode, RunNode } from '../views/projectsView';
 import { CommitNode, PromptNode } from '../views/promptsView';
 import { QueueNode, QueueRunNode } from '../views/queuesView';
 import { Commands } from '../constants';
+import type { RunDocumentRef } from '../views/documents';
 import type { CommandRegistrar } from './registerCommand';
 import { selection } from './ui';
 
@@ -15,7 +16,9 @@ export function registerItemCommands(register: CommandRegistrar, clients: Client
   register(Commands.openRun, async (node) => {
     const run = node instanceof RunNode || node instanceof QueueRunNode ? node.run : undefined;
     if (!run) throw new Error(vscode.l10n.t('Select a run to open.'));
-    await showDocument(documentUri('run', run.id, `run-${run.name ?? ''}-${run.id.slice(0, 8)}`));
+    // The project and start time let the read go to LangSmith's v2 run API, which addresses a run by them.
+    const ref: RunDocumentRef = { id: run.id, projectId: run.session_id ?? undefined, startTime: typeof run.start_time === 'string' ? run.start_time : undefined };
+    await showDocument(documentUri('run', JSON.stringify(ref), `run-${run.name ?? ''}-${run.id.slice(0, 8)}`));
   });
   register(Commands.openExample, async (node) => {
     if (!(node instanceof ExampleNode)) throw new Error(vscode.l10n.t('Select an example to open.'));

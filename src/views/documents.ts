@@ -17,6 +17,25 @@ export interface PromptCommitRef {
   like?: string;
 }
 
+/** What a run document reads: the run, and (when known) its project and start time, which v2 reads need. */
+export interface RunDocumentRef {
+  id: string;
+  projectId?: string;
+  startTime?: string;
+}
+
+/** A run document's ref: JSON of a {@link RunDocumentRef}, or a bare run id (documents opened before it). */
+function parseRunRef(ref: string): RunDocumentRef {
+  if (!ref.startsWith('{')) return { id: ref };
+  const v = JSON.parse(ref) as Partial<RunDocumentRef>;
+  if (typeof v.id !== 'string') throw new Error(vscode.l10n.t('This run document names no run.'));
+  return {
+    id: v.id,
+    projectId: typeof v.projectId === 'string' ? v.projectId : undefined,
+    startTime: typeof v.startTime === 'string' ? v.startTime : undefined,
+  };
+}
+
 export function documentUri(kind: 'run' | 'example', id: string, label: string): vscode.Uri;
 export function documentUri(kind: 'commit', identifier: string, label: string): vscode.Uri;
 export function documentUri(kind: 'publicDataset', token: string, label: string): vscode.Uri;
@@ -86,8 +105,10 @@ export class LangSmithDocuments implements vscode.TextDocumentContentProvider {
       }
       const value = await this.clients.call(async (client) => {
         switch (kind) {
-          case 'run':
-            return client.runs.read(ref, { signal });
+          case 'run': {
+            const run = parseRunRef(ref);
+            return client.runs.read(run.id, { projectId: run.projectId, startTime: run.startTime, signal });
+          }
           case 'example':
             return client.examples.read(ref, { signal });
           case 'commit':

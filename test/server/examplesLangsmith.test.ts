@@ -108,7 +108,7 @@ describe('examples and versions as LangSmith has them', () => {
     const made = await c.createExamples([
       { dataset_id: d.id, inputs: { question: 'What is the Capital of France?' }, outputs: { answer: 'Paris' } },
       { dataset_id: d.id, inputs: { question: 'Largest planet?' }, outputs: { answer: 'Jupiter, 100% gas' } },
-      { dataset_id: d.id, inputs: { nested: { deep: ['a capital idea'] } }, outputs: null },
+      { dataset_id: d.id, inputs: { nested: { deep: ['a capital idea'] } } },
       { dataset_id: d.id, inputs: { n: 42 }, outputs: { note: 'question' } },
     ]);
     const ids = (i: number[]) => i.map((k) => made[k]!.id).sort();

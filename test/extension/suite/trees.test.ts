@@ -57,6 +57,9 @@ describe('trees and commands against the local server', function () {
     const editor = vscode.window.activeTextEditor;
     assert.ok(editor, 'an editor opened');
     assert.equal(editor.document.uri.scheme, 'langsmith');
+    // The document names the run's project, so the read can go to the v2 run API (which needs it).
+    const ref = JSON.parse(new URLSearchParams(editor.document.uri.query).get('ref') ?? '{}') as { id?: string; projectId?: string };
+    assert.deepEqual([ref.id, ref.projectId], [root.run.id, project.project.id]);
     const shown = JSON.parse(editor.document.getText());
     assert.equal(shown.id, root.run.id);
     assert.equal(shown.name, root.run.name);
