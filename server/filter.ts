@@ -231,15 +231,12 @@ const RUNS: Dialect = {
     completion_tokens: scalar('runs.completion_tokens', 'number'),
     // The run's place in its trace, 1 for the root: dotted orders sort runs in the order they started.
     execution_order: scalar(
-      '(SELECT COUNT(*) FROM runs r_eo WHERE r_eo.trace_id = runs.trace_id AND r_eo.dotted_order <= runs.dotted_order)',
+      '(SELECT COUNT(*) FROM runs r_eo WHERE r_eo.trace_id = runs.trace_id AND r_eo.tenant_id = runs.tenant_id AND r_eo.dotted_order <= runs.dotted_order)',
       'number',
     ),
     is_root: scalar('(runs.parent_run_id IS NULL)', 'bool'),
     // The LangSmith UI groups a thread by any of these three metadata keys.
-    thread_id: scalar(
-      "COALESCE(json_extract(runs.extra, '$.metadata.thread_id'), json_extract(runs.extra, '$.metadata.session_id'), json_extract(runs.extra, '$.metadata.conversation_id'))",
-      'text',
-    ),
+    thread_id: scalar(threadIdSql('runs.extra'), 'text'),
     tags: { kind: 'list', each: 'json_each(runs.tags)' },
     metadata: { kind: 'object', ...RUN_OBJECTS.metadata },
     inputs: { kind: 'object', ...RUN_OBJECTS.inputs },
@@ -294,6 +291,20 @@ const EXAMPLES: Dialect = {
 export const FILTER_FIELDS: Record<FilterDialect, string[]> = { runs: Object.keys(RUNS.fields), examples: Object.keys(EXAMPLES.fields) };
 
 const COMPARATORS: Record<string, string> = { eq: '=', neq: '!=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+
+/**
+ * The thread a run belongs to, over its `extra` column: LangSmith groups runs into threads by any of these
+ * metadata keys (the first one present wins), compared as text (a numeric id is the same thread as its digits).
+ */
+export function threadIdSql(extra: string): string {
+  const key = (k: string) => `json_extract(${extra}, '$.metadata.${k}')`;
+  return `CAST(COALESCE(${key('thread_id')}, ${key('session_id')}, ${key('conversation_id')}) AS TEXT)`;
+}
+
+/** A table's own entry: names from a filter are user text, and `constructor` or `__proto__` must not find Object's. */
+function own<T>(table: Record<string, T>, name: string): T | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
+}
 const OPERATORS = ['and', 'or', 'not', 'eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'has', 'exists', 'search'];
 
 /** The JSON text form a string literal is compared with: strings as they are, numbers and booleans as written. */
@@ -368,7 +379,7 @@ class Compiler {
 
   compare(o: Operand, op: string, l: Lit, field: string): string {
     if (op === 'neq') return `(NOT COALESCE(${this.compare(o, 'eq', l, field)}, 0))`;
-    const sqlOp = COMPARATORS[op];
+    const sqlOp = own(COMPARATORS, op);
     if (o.kind === 'scalar') {
       if (l.t === 'null') return op === 'eq' ? `${o.sql} IS NULL` : this.fail(`${op}(${field}, null): only eq and neq compare with null`);
       if (o.type === 'bool' && op !== 'eq') this.fail(`${op}(${field}, …): ${field} is true or false; use eq or neq`);
@@ -427,11 +438,11 @@ class Compiler {
   }
 
   resolve(name: string): Field {
-    const f = this.dialect.fields[name];
+    const f = own(this.dialect.fields, name);
     if (f) return f;
     const dot = name.indexOf('.');
     if (dot > 0) {
-      const obj = this.dialect.objects[name.slice(0, dot)];
+      const obj = own(this.dialect.objects, name.slice(0, dot));
       if (obj) {
         const path = sqlStr(jsonPath(obj.root, name.slice(dot + 1).split('.')));
         return { kind: 'scalar', operand: { kind: 'json', typeSql: `json_type(${obj.col}, ${path})`, valueSql: `json_extract(${obj.col}, ${path})` } };
@@ -516,7 +527,7 @@ class Compiler {
     const groups = new Map<Family, Item[]>();
     for (const a of args) {
       const f =
-        a.kind === 'call' && (COMPARATORS[a.fn] || a.fn === 'in' || (a.fn === 'search' && a.args.length === 2)) && (a.args[0]?.kind === 'ident' || a.args[0]?.kind === 'str')
+        a.kind === 'call' && (own(COMPARATORS, a.fn) || a.fn === 'in' || (a.fn === 'search' && a.args.length === 2)) && (a.args[0]?.kind === 'ident' || a.args[0]?.kind === 'str')
           ? this.resolve(this.fieldName(a.args[0], a.fn))
           : undefined;
       if (a.kind === 'call' && f?.kind === 'part') {

@@ -192,3 +192,16 @@ export const pText = () => z.string().min(1);
 
 /** `{ id }` path params where id is a UUID: the most common shape. */
 export const idParams = z.object({ id: uuid() });
+
+// ---- building blocks for bodies -------------------------------------------------------------------------------
+
+/** A timestamp in a JSON body (ISO 8601, UTC when without a zone, or epoch milliseconds: SDKs send both) → ISO UTC. */
+export const bodyTime = () =>
+  z.union([z.string(), z.number()]).transform((v, c) => {
+    const t = parseTime(v);
+    if (!t) {
+      c.addIssue({ code: 'custom', message: `"${String(v)}" is not a valid timestamp` });
+      return z.NEVER;
+    }
+    return t;
+  });

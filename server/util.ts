@@ -68,11 +68,11 @@ export class SqlWhere {
     this.params.push(...params);
   }
 
-  /** `column IN (…)` when any values are given. */
+  /** `column IN (…)` when any values are given: one bound JSON list, however many values there are. */
   in(column: string, values: unknown[]): this {
     if (values.length) {
-      this.clauses.push(`${column} IN (${values.map(() => '?').join(',')})`);
-      this.params.push(...values);
+      this.clauses.push(`${column} IN (SELECT value FROM json_each(?))`);
+      this.params.push(JSON.stringify(values));
     }
     return this;
   }

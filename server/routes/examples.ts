@@ -11,9 +11,14 @@ import {
 import { HttpError, notFound, originOf } from '../util';
 
 
-/** A JSON object written into the query string (`metadata={"k": "v"}`). */
+/** Conditions a listing may carry in `metadata` keys and `full_text_contains` terms (each is one SQL condition). */
+const MAX_CONDITIONS = 100;
+
+/** A JSON object written into the query string (`metadata={"k": "v"}`), of at most MAX_CONDITIONS keys. */
 const qObject = () =>
-  qJson().refine((v) => v === undefined || (!!v && typeof v === 'object' && !Array.isArray(v)), 'expected a JSON object') as z.ZodType<
+  qJson()
+    .refine((v) => v === undefined || (!!v && typeof v === 'object' && !Array.isArray(v)), 'expected a JSON object')
+    .refine((v) => v === undefined || Object.keys(v as object).length <= MAX_CONDITIONS, `at most ${MAX_CONDITIONS} keys`) as z.ZodType<
     Record<string, unknown> | undefined
   >;
 
@@ -36,7 +41,7 @@ const ListQuery = z.object({
   splits: qList(),
   metadata: qObject(),
   filter: qText(),
-  full_text_contains: qList(),
+  full_text_contains: qList().pipe(z.array(z.string()).max(MAX_CONDITIONS, `at most ${MAX_CONDITIONS} terms`)),
   // LangSmith answers at most 100 examples a page.
   limit: qInt(100, 1, 100),
   offset: qInt(0, 0, Number.MAX_SAFE_INTEGER),

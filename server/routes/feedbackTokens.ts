@@ -72,7 +72,10 @@ function expiryOf(b: z.infer<typeof TokenCreate>, where: string): string {
   const e = b.expires_in ?? { hours: 3 };
   const ms = (((e.days ?? 0) * 24 + (e.hours ?? 0)) * 60 + (e.minutes ?? 0)) * 60_000 + (e.seconds ?? 0) * 1000;
   if (ms <= 0) throw new HttpError(422, `${where}.expires_in: must be positive`);
-  return new Date(Date.now() + ms).toISOString();
+  // Dates end in the year 275760: a longer span is no expiry a date can hold.
+  const at = new Date(Date.now() + ms);
+  if (!Number.isFinite(at.getTime())) throw new HttpError(422, `${where}.expires_in: too far in the future`);
+  return at.toISOString();
 }
 
 export function registerFeedbackTokens(app: FastifyInstance, ctx: Ctx) {

@@ -11,8 +11,6 @@ import {
 } from '../store/prompts';
 import { HttpError, jsonOrNull } from '../util';
 
-// Other modules import these from here (seed.ts, pages.ts).
-
 const HANDLE_RE = /^[a-z0-9][a-z0-9_.-]*$/i;
 
 function repoOut(ctx: Ctx, caller: Tenant, r: RepoRow, stats?: RepoStats) {

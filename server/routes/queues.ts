@@ -3,8 +3,8 @@
 // that LangSmith now prefers is in queuesItems.ts; the SQL of both is in store/queues.ts.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Ctx, Tenant } from '../context';
-import { idParams, pText, qBool, qEnum, qInt, qText, qTime, qUuids, route, uuid } from '../route';
+import type { Ctx } from '../context';
+import { bodyTime, idParams, pText, qBool, qEnum, qInt, qText, qTime, qUuids, route, uuid } from '../route';
 import {
   addItems, countItems, createQueue, deleteAllItemsExcept, deleteItems, deleteQueues, getItem, getItemAnywhere,
   getQueue, listQueueRuns, listQueues, queuesOfRun, rootRunIds, setItemStatus, updateItemTimes, updateQueue,
@@ -12,16 +12,9 @@ import {
 import { HttpError, newId, notFound, nowIso } from '../util';
 import type { RunRow } from '../store/runs';
 import {
-  AddRuns, CreateQueue, LegacyStatus, QueueRunParams, RetentionQuery, RunKeys, StatusBody, UpdateQueue, bodyTime, queueOut, queueRunOut,
+  AddRuns, CreateQueue, LegacyStatus, QueueRunParams, RetentionQuery, RunKeys, StatusBody, UpdateQueue, queueOut, queueRunOut,
   runWithQueueInfo, statusOut, toNewItems,
 } from './queuesShapes';
-
-// Moved to queuesShapes.ts; still importable from here.
-
-/** Adds runs to a queue (also what the demo seed uses); answers the queue items. */
-export function addRunsToQueue(ctx: Ctx, tenant: Tenant, queueId: string, runIds: string[]) {
-  return addItems(ctx, tenant, queueId, runIds.map((run_id) => ({ run_id }))).map(queueRunOut);
-}
 
 export function registerQueues(app: FastifyInstance, ctx: Ctx) {
   route(
@@ -104,7 +97,7 @@ export function registerQueues(app: FastifyInstance, ctx: Ctx) {
 
   route(
     app, 'GET', '/annotation-queues/:id/run/:index',
-    { params: z.object({ id: uuid(), index: pText().regex(/^\d+$/, 'not a non-negative integer').transform(Number) }), query: z.object({ include_extra: qBool() }) },
+    { params: z.object({ id: uuid(), index: pText().regex(/^\d{1,15}$/, 'not a non-negative integer').transform(Number) }), query: z.object({ include_extra: qBool() }) },
     ({ params, tenant }) => {
       const queue = getQueue(ctx, tenant, params.id);
       const [r] = listQueueRuns<RunRow>(ctx, queue, 'all', undefined, 1, params.index);

@@ -14,13 +14,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx, Tenant } from '../context';
-import { idParams, qBool, qEnum, qInt, qText, qTime, route, uuid } from '../route';
+import { bodyTime, idParams, qBool, qEnum, qInt, qText, qTime, route, uuid } from '../route';
 import {
   addItems, countItems, deleteItems, getItem, getItemAnywhere, getQueue, pageItems, placement, setItemStatus, updateItemTimes,
   type ItemKey, type QueueItem, type QueueRow, type Section,
 } from '../store/queues';
 import { HttpError } from '../util';
-import { StatusBody, bodyTime, statusOut } from './queuesShapes';
+import { StatusBody, statusOut } from './queuesShapes';
 
 const SECTIONS = ['needs_my_review', 'needs_others_review', 'archived'] as const;
 const COUNT_SECTIONS = ['all', ...SECTIONS] as const;

@@ -2,9 +2,9 @@
 // their bodies are checked with.
 import { z } from 'zod';
 import type { Tenant } from '../context';
-import { qBool, qEnum, uuid } from '../route';
+import { bodyTime, qBool, qEnum, uuid } from '../route';
 import { isArchived, type NewItem, type QueueItem, type QueueRow, type QueueRunInfo } from '../store/queues';
-import { jsonOrNull, parseTime } from '../util';
+import { jsonOrNull } from '../util';
 import type { RunRow } from '../store/runs';
 import { runOut } from './runsShape';
 
@@ -58,17 +58,6 @@ export function statusOut(q: QueueRow, item: QueueItem) {
 }
 
 // ---- inputs ----
-
-/** A time in a body: ISO 8601 (UTC when without zone) → ISO UTC. */
-export const bodyTime = () =>
-  z.string().transform((s, c) => {
-    const t = parseTime(s);
-    if (!t) {
-      c.addIssue({ code: 'custom', message: `"${s}" is not a valid timestamp` });
-      return z.NEVER;
-    }
-    return t;
-  });
 
 /** One rubric item (AnnotationQueueRubricItemSchema): a feedback key reviewers score, with how to score it. */
 export const RubricItem = z.strictObject({

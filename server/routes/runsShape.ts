@@ -2,7 +2,7 @@
 // the v1 endpoints answer it, and the v1 query (`/runs/query`, also behind a share token).
 import { z } from 'zod';
 import type { Ctx } from '../context';
-import { check, jsonBody } from '../route';
+import { bodyTime, check, jsonBody } from '../route';
 import {
   queryRunRows, runFeedbackStats, runStatus, threadIdOf, type RunRow, type RunScope, ancestorsFromDotted,
 } from '../store/runs';
@@ -12,17 +12,6 @@ import { HttpError, isUuid, jsonOrNull, parseTime } from '../util';
 
 /** A UUID in a JSON body (kept as sent: the store lower-cases what it keys on). */
 export const bodyUuid = () => z.string().refine(isUuid, { error: (iss) => `"${String(iss.input)}" is not a valid UUID` });
-
-/** A timestamp in a JSON body (ISO 8601 or epoch milliseconds, as SDKs send both) → ISO UTC. */
-export const bodyTime = () =>
-  z.union([z.string(), z.number()]).transform((v, c) => {
-    const t = parseTime(v);
-    if (!t) {
-      c.addIssue({ code: 'custom', message: `"${String(v)}" is not a valid timestamp` });
-      return z.NEVER;
-    }
-    return t;
-  });
 
 /** One UUID or a list of them → a list (v1 queries take both spellings). */
 const uuidList = () => z.preprocess((v) => (v == null || Array.isArray(v) ? v : [v]), z.array(bodyUuid()).nullish());
@@ -107,11 +96,15 @@ export type RunQueryInput = z.infer<typeof RunQueryBody>;
 
 // ---- cursors ----------------------------------------------------------------------------------------------------
 
-/** An opaque cursor: the offset into a stable ordering, so a page boundary never skips or repeats a run. */
+/**
+ * An opaque cursor: the offset into the query's ordering. Runs that start while a client pages (newest first)
+ * shift later pages, so a client that pages a live project pins the window's end (`end_time` /
+ * `max_start_time`), as the project's client does.
+ */
 export const encodeCursor = (n: number) => Buffer.from(`o:${n}`).toString('base64url');
 export function decodeCursor(c: string | null | undefined): number {
   if (c == null || c === '') return 0;
-  const m = /^o:(\d+)$/.exec(Buffer.from(c, 'base64url').toString());
+  const m = /^o:(\d{1,15})$/.exec(Buffer.from(c, 'base64url').toString());
   if (!m) throw new HttpError(422, 'cursor: not a valid cursor');
   return Number(m[1]);
 }

@@ -3,13 +3,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
-import { pText, qInt, qList, qText, qStr, route, uuid } from '../route';
+import { bodyTime, pText, qInt, qList, qText, qStr, route, uuid } from '../route';
 import { threadExists, threadPage, threadTokens, threadTraces, traceFeedback, type ThreadTraceRow, type TraceScope } from '../store/threads';
 import { HttpError, jsonOrNull, notFound } from '../util';
-import { bodyTime, bodyUuid, decodeCursor, encodeCursor } from './runsShape';
-import { RUN_TYPES, latencySeconds, preview, required } from './v2Shape';
+import { bodyUuid, decodeCursor, encodeCursor } from './runsShape';
+import { DEFAULT_WINDOW_MS, RUN_TYPES, latencySeconds, preview, required } from './v2Shape';
 
-const DAY_MS = 24 * 3600 * 1000;
 
 const QueryThreadsBody = z.strictObject({
   project_id: bodyUuid(),
@@ -111,7 +110,7 @@ export function registerThreads(app: FastifyInstance, ctx: Ctx) {
     const now = Date.now();
     const scope: TraceScope = {
       projectId: b.project_id.toLowerCase(),
-      minStart: b.min_start_time ?? new Date(now - DAY_MS).toISOString(),
+      minStart: b.min_start_time ?? new Date(now - DEFAULT_WINDOW_MS).toISOString(),
       maxStart: b.max_start_time ?? new Date(now).toISOString(),
       filter: b.filter, traceFilter: b.trace_filter, treeFilter: b.tree_filter,
     };

@@ -2,13 +2,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
-import { route } from '../route';
+import { bodyTime, route } from '../route';
 import { queryRunRows, traceTokenTotals } from '../store/runs';
 import { originOf } from '../util';
-import { bodyTime, bodyUuid, decodeCursor, encodeCursor, lower } from './runsShape';
-import { bodySelects, v2Runs, type RunSelect } from './v2Shape';
+import { bodyUuid, decodeCursor, encodeCursor, lower } from './runsShape';
+import { DEFAULT_WINDOW_MS, bodySelects, v2Runs, type RunSelect } from './v2Shape';
 
-const DAY_MS = 24 * 3600 * 1000;
 
 const QueryTracesBody = z.strictObject({
   project_id: bodyUuid(),
@@ -33,7 +32,7 @@ export function registerTraces(app: FastifyInstance, ctx: Ctx) {
     // The window is half-open, [min, max): a trace starting exactly at max_start_time belongs to the next one.
     const { rows, more } = queryRunRows(ctx, { tenantId: tenant.id }, {
       sessions: [b.project_id.toLowerCase()], ids: lower(b.trace_ids), isRoot: true,
-      minStart: b.min_start_time ?? new Date(now - DAY_MS).toISOString(), maxStart: b.max_start_time ?? new Date(now).toISOString(),
+      minStart: b.min_start_time ?? new Date(now - DEFAULT_WINDOW_MS).toISOString(), maxStart: b.max_start_time ?? new Date(now).toISOString(),
       maxStartExclusive: true, traceFilter: b.trace_filter, treeFilter: b.tree_filter,
       order: 'desc', limit: pageSize, offset,
     });

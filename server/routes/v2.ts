@@ -8,16 +8,15 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
-import { idParams, qTime, qText, route, uuid } from '../route';
+import { bodyTime, idParams, qTime, qText, route, uuid } from '../route';
 import { getRun, queryRunRows, sessionsOfDataset, shareRun, traceExists, traceRuns, unshareRun } from '../store/runs';
 import { HttpError, notFound, originOf } from '../util';
 import { registerThreads } from './threads';
 import { registerTraces } from './traces';
 import { registerPublicV2 } from './v2Public';
-import { bodyTime, bodyUuid, decodeCursor, encodeCursor, lower } from './runsShape';
-import { RUN_TYPES, bodySelects, querySelects, required, v2Runs } from './v2Shape';
+import { bodyUuid, decodeCursor, encodeCursor, lower } from './runsShape';
+import { DEFAULT_WINDOW_MS, RUN_TYPES, bodySelects, querySelects, required, v2Runs } from './v2Shape';
 
-const DAY_MS = 24 * 3600 * 1000;
 
 const QueryRunsBody = z.strictObject({
   project_ids: z.array(bodyUuid()).nullish(),
@@ -67,7 +66,7 @@ export function registerV2(app: FastifyInstance, ctx: Ctx) {
     const { rows, more } = queryRunRows(ctx, { tenantId: tenant.id }, {
       sessions, ids: lower(b.ids), traces: b.trace_id ? [b.trace_id.toLowerCase()] : null, referenceExamples: lower(b.reference_examples),
       isRoot: b.is_root, error: b.has_error, runType: b.run_type?.toLowerCase(),
-      minStart: minStart ?? new Date(now - DAY_MS).toISOString(), maxStart: b.max_start_time ?? new Date(now).toISOString(),
+      minStart: minStart ?? new Date(now - DEFAULT_WINDOW_MS).toISOString(), maxStart: b.max_start_time ?? new Date(now).toISOString(),
       filter: b.filter, traceFilter: b.trace_filter, treeFilter: b.tree_filter,
       order: b.sort_order === 'ASC' ? 'asc' : 'desc', limit: pageSize, offset,
     });

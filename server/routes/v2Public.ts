@@ -3,10 +3,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
-import { pText, qTime, route, uuid } from '../route';
+import { pText, qList, qTime, route, uuid } from '../route';
 import { sharedRun, sharedTraceRun, sharedTraceRuns } from '../store/runs';
 import { originOf } from '../util';
-import { querySelects, v2Runs } from './v2Shape';
+import { v2Runs } from './v2Shape';
 
 /** What a public query may select: the trace's shape and figures, not full payloads (previews only). */
 const PUBLIC_QUERY_SELECTS = [
@@ -32,7 +32,8 @@ export function registerPublicV2(app: FastifyInstance, ctx: Ctx) {
   // start_time locates the run in LangSmith's store; here the id alone finds it, so it is accepted and not needed.
   route(
     app, 'GET', '/public/:token/run/:id',
-    { params: z.object({ token: pText(), id: uuid() }), query: z.object({ selects: querySelects(), start_time: qTime() }), config: pub },
+    // The same fields as the public query: a shared link shows previews, not whole inputs or private ids.
+    { params: z.object({ token: pText(), id: uuid() }), query: z.object({ selects: qList().pipe(z.array(z.enum(PUBLIC_QUERY_SELECTS))), start_time: qTime() }), config: pub },
     ({ params, query, req }) => {
       const run = sharedTraceRun(ctx, sharedRun(ctx, params.token), params.id);
       return v2Runs(ctx, [run], query.selects, originOf(req))[0];

@@ -23,6 +23,9 @@ export const bodySelects = () => z.array(z.enum(RUN_SELECTS)).nullish();
 /** `selects` as a repeated query parameter. */
 export const querySelects = () => qList().pipe(z.array(z.enum(RUN_SELECTS)));
 
+/** How far back v2 reads look when the caller gives no start: one day, as LangSmith's. */
+export const DEFAULT_WINDOW_MS = 24 * 3600 * 1000;
+
 export const RUN_TYPES = ['TOOL', 'CHAIN', 'LLM', 'RETRIEVER', 'EMBEDDING', 'PROMPT', 'PARSER'] as const;
 
 /** Seconds from start to end, or null while the run is pending. */
@@ -124,7 +127,8 @@ function field(r: RunRow, s: RunSelect, x: RunExtras): unknown {
     case 'OUTPUTS_PREVIEW': return preview(r.outputs);
     case 'MANIFEST': return jsonOrNull(r.serialized);
     case 'PARENT_RUN_ID': return r.parent_run_id;
-    case 'PARENT_RUN_IDS': return ancestorsFromDotted(r.dotted_order);
+    // A run that came without a dotted order (its parent named, not yet seen) still has its parent.
+    case 'PARENT_RUN_IDS': return r.dotted_order ? ancestorsFromDotted(r.dotted_order) : r.parent_run_id ? [r.parent_run_id] : [];
     case 'PROJECT_ID': return r.session_id;
     case 'TRACE_ID': return r.trace_id ?? r.id;
     case 'THREAD_ID': return threadIdOf(r);

@@ -387,14 +387,16 @@ export function setItemStatus(ctx: Ctx, item: QueueRunRow, status: ReviewStatus 
 /** Removes items by id (or, with `alsoRunId`, by run id); answers how many went. */
 export function deleteItems(ctx: Ctx, queueId: string, ids: string[], alsoRunId: boolean): number {
   if (!ids.length) return 0;
-  const marks = ids.map(() => '?').join(',');
-  const cond = alsoRunId ? `(id IN (${marks}) OR run_id IN (${marks}))` : `id IN (${marks})`;
-  return ctx.st.tx(() => Number(ctx.st.run(`DELETE FROM queue_runs WHERE queue_id = ? AND ${cond}`, queueId, ...ids, ...(alsoRunId ? ids : [])).changes));
+  // One bound JSON list, not a `?` per id: a request body may name tens of thousands.
+  const list = 'SELECT value FROM json_each(?)';
+  const cond = alsoRunId ? `(id IN (${list}) OR run_id IN (${list}))` : `id IN (${list})`;
+  const json = JSON.stringify(ids);
+  return ctx.st.tx(() => Number(ctx.st.run(`DELETE FROM queue_runs WHERE queue_id = ? AND ${cond}`, queueId, json, ...(alsoRunId ? [json] : [])).changes));
 }
 
 /** Removes every item but those of the given runs. */
 export function deleteAllItemsExcept(ctx: Ctx, queueId: string, keepRunIds: string[]): number {
   const where = new SqlWhere('queue_id = ?', queueId);
-  if (keepRunIds.length) where.where(`run_id NOT IN (${keepRunIds.map(() => '?').join(',')})`).params.push(...keepRunIds);
+  if (keepRunIds.length) where.where('run_id NOT IN (SELECT value FROM json_each(?))').params.push(JSON.stringify(keepRunIds));
   return Number(ctx.st.run(`DELETE FROM queue_runs WHERE ${where.sql}`, ...where.params).changes);
 }

@@ -1,7 +1,7 @@
 // Runs: their rows, ingestion (create, update, batch, multipart), queries, feedback stats and sharing. The SQL
 // and the transactions live here; the route files parse input and shape answers.
 import type { Ctx, Tenant } from '../context';
-import { compileRunFilter } from '../filter';
+import { compileRunFilter, threadIdSql } from '../filter';
 import { HttpError, isUuid, jsonOrNull, newId, notFound, nowIso, parseTime } from '../util';
 import { getSession, sessionByName } from './sessions';
 
@@ -85,8 +85,7 @@ export function ancestorsFromDotted(dotted: string | null): string[] {
  * The conversation a run belongs to. LangSmith groups runs into threads by any of these metadata keys (the
  * first one present wins), so SDKs and frameworks that name the key differently land in the same view.
  */
-export const THREAD_ID_SQL =
-  "CAST(COALESCE(json_extract(extra, '$.metadata.thread_id'), json_extract(extra, '$.metadata.session_id'), json_extract(extra, '$.metadata.conversation_id')) AS TEXT)";
+export const THREAD_ID_SQL = threadIdSql('extra');
 
 export function threadIdOf(r: Pick<RunRow, 'extra'>): string | null {
   const md = (jsonOrNull(r.extra) as { metadata?: Record<string, unknown> } | null)?.metadata;
@@ -309,8 +308,9 @@ export function runWhere(scope: RunScope, q: Omit<RunQuery, 'order' | 'limit' | 
       where.push('0');
       return;
     }
-    where.push(`${col} IN (${vals.map(() => '?').join(',')})`);
-    params.push(...vals);
+    // One bound JSON list, not a `?` per id: a body may carry tens of thousands of ids.
+    where.push(`${col} IN (SELECT value FROM json_each(?))`);
+    params.push(JSON.stringify(vals));
   };
   inList('session_id', q.sessions);
   inList('id', q.ids);
@@ -338,19 +338,25 @@ export function runWhere(scope: RunScope, q: Omit<RunQuery, 'order' | 'limit' | 
     where.push(c.sql);
     params.push(...c.params);
   }
+  // The roots (trace_filter) or any runs (tree_filter) these filters test are the workspace's own, and of the
+  // shared trace when reading one: another workspace may have sent runs naming this one's trace ids, and a
+  // filter must not learn anything about their content.
+  const own = scope.traceId ? 'runs.tenant_id = ? AND runs.trace_id = ?' : 'runs.tenant_id = ?';
+  const ownParams = scope.traceId ? [scope.tenantId, scope.traceId] : [scope.tenantId];
   if (q.traceFilter) {
     const c = runFilterSql(q.traceFilter);
-    where.push(`trace_id IN (SELECT runs.id FROM runs WHERE parent_run_id IS NULL AND ${c.sql})`);
-    params.push(...c.params);
+    where.push(`trace_id IN (SELECT runs.id FROM runs WHERE ${own} AND runs.parent_run_id IS NULL AND ${c.sql})`);
+    params.push(...ownParams, ...c.params);
   }
   if (q.treeFilter) {
     const c = runFilterSql(q.treeFilter);
-    where.push(`trace_id IN (SELECT runs.trace_id FROM runs WHERE ${c.sql})`);
-    params.push(...c.params);
+    where.push(`trace_id IN (SELECT runs.trace_id FROM runs WHERE ${own} AND ${c.sql})`);
+    params.push(...ownParams, ...c.params);
   }
   if (q.search) {
-    const term = `%${q.search}%`;
-    where.push('(name LIKE ? OR inputs LIKE ? OR outputs LIKE ?)');
+    // A plain substring: % and _ in the text are not wildcards.
+    const term = `%${q.search.replace(/[\\%_]/g, (ch) => '\\' + ch)}%`;
+    where.push("(name LIKE ? ESCAPE '\\' OR inputs LIKE ? ESCAPE '\\' OR outputs LIKE ? ESCAPE '\\')");
     params.push(term, term, term);
   }
   return { sql: where.join(' AND '), params };
@@ -430,8 +436,8 @@ export function sharedTraceRuns(ctx: Ctx, root: RunRow, ids: string[]): RunRow[]
   const trace = root.trace_id ?? root.id;
   return ids.length
     ? ctx.st.all<RunRow>(
-        `SELECT * FROM runs WHERE trace_id = ? AND tenant_id = ? AND id IN (${ids.map(() => '?').join(',')}) ORDER BY dotted_order`,
-        trace, root.tenant_id, ...ids,
+        'SELECT * FROM runs WHERE trace_id = ? AND tenant_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY dotted_order',
+        trace, root.tenant_id, JSON.stringify(ids),
       )
     : ctx.st.all<RunRow>('SELECT * FROM runs WHERE trace_id = ? AND tenant_id = ? ORDER BY dotted_order', trace, root.tenant_id);
 }

@@ -19,11 +19,14 @@ export interface TraceScope {
 export type ThreadTraceRow = RunRow & { thread_id: string };
 
 function rootWhere(tenantId: string, s: TraceScope) {
-  // The filter and the trace filter both speak of the root run itself here.
-  const filter = s.filter && s.traceFilter ? `and(${s.filter}, ${s.traceFilter})` : (s.filter ?? s.traceFilter);
+  // Each filter is compiled on its own (two parameters, two conditions): for a root run the trace filter speaks
+  // of the run itself, as `filter` does, but conditions of one `and()` on feedback mean one feedback row.
   const w = runWhere(
     { tenantId },
-    { sessions: [s.projectId], isRoot: true, minStart: s.minStart, maxStart: s.maxStart, maxStartExclusive: true, filter, treeFilter: s.treeFilter },
+    {
+      sessions: [s.projectId], isRoot: true, minStart: s.minStart, maxStart: s.maxStart, maxStartExclusive: true,
+      filter: s.filter, traceFilter: s.traceFilter, treeFilter: s.treeFilter,
+    },
   );
   return { sql: `${w.sql} AND ${THREAD_ID_SQL} IS NOT NULL`, params: w.params };
 }

@@ -193,7 +193,9 @@ export class RunsResource {
           trace_filter: o.traceFilter,
           tree_filter: o.treeFilter,
           min_start_time: iso(o.startTime) ?? V2_EARLIEST_START,
-          max_start_time: iso(o.endTime),
+          // v2 pages by offset and ends the window at "now" on each page unless told: pinning the end at the
+          // first page keeps runs that start while the pages are read from pushing earlier ones onto the next page.
+          max_start_time: iso(o.endTime) ?? new Date().toISOString(),
           selects,
           sort_order: o.order?.toUpperCase(),
         });
