@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { TestServer } from '../harness/localServer';
-import { contextMenu, eventually, openLangSmithContainer, runCommand, screenshot, sidebar, treeRow, withDemoWorkbench, type Workbench } from './workbench';
+import { contextMenu, eventually, openLangSmithContainer, runCommand, screenshot, setViewOpen, sidebar, treeRow, withDemoWorkbench, type Workbench } from './workbench';
 
 describe('the first five minutes', function () {
   let wb: Workbench;
@@ -57,12 +57,8 @@ describe('the first five minutes', function () {
     assert.ok(visible.every((v) => v.split('|')[1]!.length > 0), `the time of each run shows at 300 px: ${visible.join(' / ')}`);
     await screenshot(page, 'tree-300px-runs');
 
-    for (const view of ['Projects', 'Datasets', 'Prompts']) {
-      const header = sidebar(page).locator('.pane-header', { hasText: view });
-      if ((await header.getAttribute('aria-expanded')) === 'true') await header.locator('.title').first().click();
-    }
-    const queuesHeader = sidebar(page).locator('.pane-header', { hasText: 'Annotation Queues' });
-    if ((await queuesHeader.getAttribute('aria-expanded')) !== 'true') await queuesHeader.locator('.title').first().click();
+    for (const view of ['Projects', 'Datasets', 'Prompts']) await setViewOpen(page, view, false);
+    await setViewOpen(page, 'Annotation Queues', true);
     await row(page, /demo-review/).click();
     await row(page, /^1\. /).waitFor({ timeout: 30_000 });
     await row(page, /^2\. /).waitFor();
@@ -75,10 +71,8 @@ describe('the first five minutes', function () {
 
   it('offers Stop Sharing and not Share on a shared run', async () => {
     const { page } = wb;
-    const queuesHeader = sidebar(page).locator('.pane-header', { hasText: 'Annotation Queues' });
-    if ((await queuesHeader.getAttribute('aria-expanded')) === 'true') await queuesHeader.locator('.title').first().click();
-    const projectsHeader = sidebar(page).locator('.pane-header', { hasText: 'Projects' });
-    if ((await projectsHeader.getAttribute('aria-expanded')) !== 'true') await projectsHeader.locator('.title').first().click();
+    await setViewOpen(page, 'Annotation Queues', false);
+    await setViewOpen(page, 'Projects', true);
     const run = sidebar(page).getByRole('treeitem', { name: /SupportPipeline/ }).nth(1);
     await run.waitFor({ timeout: 30_000 });
     await contextMenu(page, run, 'Share Run (Public Link)');

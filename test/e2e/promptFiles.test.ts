@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { getJson } from '../harness/http';
 import type { TestServer } from '../harness/localServer';
-import { eventually, openFile, openLangSmithContainer, screenshot, sidebar, webviewFrame, withDemoWorkbench, type Workbench } from './workbench';
+import { eventually, openFile, openLangSmithContainer, screenshot, setViewOpen, sidebar, webviewFrame, withDemoWorkbench, type Workbench } from './workbench';
 
 interface CommitJson {
   commit_hash: string;
@@ -63,11 +63,7 @@ describe('prompt files in the workbench', function () {
 
     // The Prompts tree shows the new commit first, with its tag.
     await openLangSmithContainer(page);
-    for (const view of ['Projects', 'Datasets', 'Annotation Queues']) {
-      const header = sidebar(page).locator('.pane-header', { hasText: view });
-      // The title, not the header's action buttons.
-      if ((await header.getAttribute('aria-expanded')) === 'true') await header.locator('.title').first().click();
-    }
+    for (const view of ['Projects', 'Datasets', 'Annotation Queues']) await setViewOpen(page, view, false);
     const prompt = sidebar(page).getByRole('treeitem', { name: /^demo-summarizer/ }).first();
     await prompt.waitFor({ timeout: 30_000 });
     const newRow = sidebar(page).getByRole('treeitem', { name: new RegExp(`^${after[0]!.commit_hash.slice(0, 8)}`) }).first();

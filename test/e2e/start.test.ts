@@ -10,7 +10,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../../scripts/lib/vscode.mjs';
-import { openLangSmithContainer, ROOT, runCommand, screenshot, webviewFrame } from './workbench';
+import { openLangSmithContainer, ROOT, runCommand, screenshot, setViewOpen, webviewFrame } from './workbench';
 
 /**
  * The environment of a user's shell: without the npm_* variables that `npm test` set for itself. They would
@@ -91,8 +91,7 @@ describe('npm start', function () {
   it('opens VS Code with the demo data in the sidebar', async () => {
     await page.goto(vscodeUrl);
     await openLangSmithContainer(page);
-    const datasets = page.locator('.part.sidebar .pane-header', { hasText: 'Datasets' });
-    if ((await datasets.getAttribute('aria-expanded')) !== 'true') await datasets.click();
+    await setViewOpen(page, 'Datasets', true);
     await page.locator('.part.sidebar [role="treeitem"]', { hasText: 'demo-support-qa' }).waitFor({ timeout: 30_000 });
     await page.locator('.part.sidebar [role="treeitem"]', { hasText: 'demo-chat-transcripts' }).waitFor();
   });

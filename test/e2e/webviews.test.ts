@@ -11,7 +11,7 @@ import { getJson } from '../harness/http';
 import type { TestServer } from '../harness/localServer';
 import { recordFigures } from '../harness/report';
 import { LangSmithClient } from '../../src/client';
-import { eventually, openLangSmithContainer, runCommand, screenshot, sidebar, treeRow, webviewFrame, withDemoWorkbench, type Workbench } from './workbench';
+import { eventually, openLangSmithContainer, runCommand, screenshot, setViewOpen, treeRow, webviewFrame, withDemoWorkbench, type Workbench } from './workbench';
 
 
 interface ExampleJson {
@@ -41,10 +41,7 @@ describe('webview apps in the workbench', function () {
     await openLangSmithContainer(page);
     // The tree only renders rows in view: give the Datasets view the whole sidebar, so all of the dataset's
     // examples (in server order, which differs from run to run) are there.
-    for (const view of ['Projects', 'Prompts', 'Annotation Queues']) {
-      const header = sidebar(page).locator('.pane-header', { hasText: view });
-      if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
-    }
+    for (const view of ['Projects', 'Prompts', 'Annotation Queues']) await setViewOpen(page, view, false);
     const dataset = row(page, /^demo-invoices/);
     await dataset.waitFor({ timeout: 30_000 });
     const example = row(page, /Northwind/);

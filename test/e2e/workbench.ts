@@ -150,6 +150,15 @@ export function sidebar(page: Page): Locator {
 }
 
 /** A row of a sidebar tree by its accessible name. */
+/**
+ * Opens or closes one of the sidebar's views by clicking its title. Not the header's middle: while the pointer is
+ * over a header its action buttons show, and a click there can land on one (Filter Projects…) instead.
+ */
+export async function setViewOpen(page: Page, view: string, open: boolean): Promise<void> {
+  const header = sidebar(page).locator('.pane-header', { hasText: view });
+  if (((await header.getAttribute('aria-expanded')) === 'true') !== open) await header.locator('.title').first().click();
+}
+
 export function treeRow(page: Page, name: string | RegExp): Locator {
   return sidebar(page).getByRole('treeitem', { name }).first();
 }
