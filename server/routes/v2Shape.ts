@@ -97,8 +97,10 @@ export function runExtras(ctx: Ctx, rows: RunRow[], selects: ReadonlySet<RunSele
     out.queued = new Map(
       ctx.st
         .all<{ run_id: string; at: string }>(
-          'SELECT run_id, MAX(added_at) AS at FROM queue_runs WHERE run_id IN (SELECT value FROM json_each(?)) GROUP BY run_id',
-          ids,
+          // Queues of the runs' own workspace only (items are checked when added; this holds regardless).
+          `SELECT qr.run_id, MAX(qr.added_at) AS at FROM queue_runs qr JOIN annotation_queues q ON q.id = qr.queue_id
+            WHERE qr.run_id IN (SELECT value FROM json_each(?)) AND q.tenant_id = ? GROUP BY qr.run_id`,
+          ids, rows[0].tenant_id,
         )
         .map((r) => [r.run_id, r.at]),
     );

@@ -23,7 +23,9 @@ export function datasetCounts(ctx: Ctx, ids: string[]): Map<string, DatasetCount
     ...ids,
   )) out.get(r.dataset_id)!.example_count = r.n;
   for (const r of ctx.st.all<{ id: string; n: number; last: string | null }>(
-    `SELECT reference_dataset_id AS id, COUNT(*) AS n, MAX(start_time) AS last FROM sessions WHERE reference_dataset_id IN (${marks}) GROUP BY reference_dataset_id`,
+    // Experiments of the dataset's own workspace (a reference is checked when written; this holds regardless).
+    `SELECT s.reference_dataset_id AS id, COUNT(*) AS n, MAX(s.start_time) AS last FROM sessions s JOIN datasets d ON d.id = s.reference_dataset_id
+      WHERE s.reference_dataset_id IN (${marks}) AND s.tenant_id = d.tenant_id GROUP BY s.reference_dataset_id`,
     ...ids,
   )) {
     const c = out.get(r.id)!;
@@ -438,7 +440,9 @@ export function listComparative(ctx: Ctx, datasetId: string, f: ComparativeFilte
   const names = new Map<string, string>();
   const allIds = [...new Set(rows.flatMap((r) => JSON.parse(r.experiment_ids) as string[]))];
   if (allIds.length)
-    for (const s of ctx.st.all<{ id: string; name: string }>(`SELECT id, name FROM sessions WHERE id IN (${allIds.map(() => '?').join(',')})`, ...allIds))
+    for (const s of ctx.st.all<{ id: string; name: string }>(
+      'SELECT id, name FROM sessions WHERE id IN (SELECT value FROM json_each(?)) AND tenant_id = ?', JSON.stringify(allIds), rows[0]!.tenant_id,
+    ))
       names.set(s.id, s.name);
   return rows.map((r) => comparativeOut(r, names));
 }

@@ -83,6 +83,17 @@ describe('hardening: tenant scope of filters, public selects, bounded input', fu
     assert.deepEqual(threads.body.items.map((t: { thread_id: string }) => t.thread_id), ['t-1']);
   });
 
+  it('v2 LAST_QUEUED_AT says when a run was last added to one of its workspace\'s queues', async () => {
+    const run = uuid();
+    await api(srv(), 'POST', '/runs', { id: run, name: 'queued', run_type: 'chain', inputs: {}, start_time: new Date().toISOString(), session_name: 'queued-p' });
+    const project = (await api(srv(), 'GET', '/sessions?name=queued-p')).body[0].id as string;
+    const read = async () => (await api(srv(), 'POST', '/api/v2/runs/query', { project_ids: [project], selects: ['ID', 'LAST_QUEUED_AT'] })).body.items[0];
+    assert.equal((await read()).last_queued_at, undefined, 'never queued: left out');
+    const queue = (await api(srv(), 'POST', '/annotation-queues', { name: 'queued-q' })).body.id as string;
+    const [item] = (await api(srv(), 'POST', `/annotation-queues/${queue}/runs`, [run])).body as Array<{ added_at: string }>;
+    assert.equal(new Date((await read()).last_queued_at).getTime(), new Date(item!.added_at).getTime());
+  });
+
   it('bounds: huge cursors, indexes, id lists, metadata keys and token lifetimes are a 4xx or simply work', async () => {
     const huge = '99999999999999999999999';
     assert.equal((await api(srv(), 'POST', '/runs/query', { cursor: b64(`o:${huge}`) })).status, 422);
