@@ -108,8 +108,8 @@ const last = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 
 /** A UUID (path or query), lower-cased. */
-export const uuid = () =>
-  z.preprocess(last, z.string().refine(isUuid, { error: (iss) => `"${String(iss.input)}" is not a valid UUID` }).transform((s) => s.toLowerCase()));
+const uuidText = () => z.string().refine(isUuid, { error: (iss) => `"${String(iss.input)}" is not a valid UUID` }).transform((s) => s.toLowerCase());
+export const uuid = () => z.preprocess(last, uuidText());
 
 /** A query string value (the last if repeated), optional. */
 export const qStr = () => z.preprocess((v) => last(v), z.string().optional());
@@ -122,20 +122,7 @@ export const qList = () =>
   z.preprocess((v) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map(String).filter((s) => s !== '')), z.array(z.string()));
 
 /** Every value of a repeated query parameter, each a UUID. */
-export const qUuids = () => z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v.filter((s) => s !== '') : v === '' ? [] : [v]), z.array(uuid()));
-
-/** A whole number between min and max; `dflt` when not given. */
-export const qInt = (dflt: number, min: number, max: number) =>
-  z.preprocess(
-    (v) => blankToUndefined(last(v)),
-    z
-      .string()
-      .regex(/^-?\d+$/, 'not an integer')
-      .transform(Number)
-      .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`)
-      .optional()
-      .transform((n) => n ?? dflt),
-  );
+export const qUuids = () => qList().pipe(z.array(uuidText()));
 
 /** A whole number between min and max, or undefined when not given. */
 export const qIntOpt = (min: number, max: number) =>
@@ -148,6 +135,9 @@ export const qIntOpt = (min: number, max: number) =>
       .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`)
       .optional(),
   );
+
+/** A whole number between min and max; `dflt` when not given. */
+export const qInt = (dflt: number, min: number, max: number) => qIntOpt(min, max).transform((n) => n ?? dflt);
 
 /** true/false/1/0 (any case), or undefined when not given. */
 export const qBool = () =>

@@ -18,13 +18,18 @@ import { readParts } from './runsMultipart';
 const time = z.custom<string | number>((v) => typeof v === 'string' || typeof v === 'number', 'expected a timestamp (text or a number)');
 const Metadata = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'expected a JSON object');
 
-/** The `<id>` part of a create. `split` is checked by the store (a name or a list of names). */
-const CreateFields = z.strictObject({
+/** What the `<id>` part of a create and of an update both carry. `split` is checked by the store (a name or a list). */
+const CommonFields = {
   id: z.string().optional().nullable(),
   dataset_id: z.string().optional().nullable(),
   created_at: time.optional().nullable(),
   metadata: Metadata.optional().nullable(),
   split: z.unknown().optional(),
+};
+
+/** The `<id>` part of a create. */
+const CreateFields = z.strictObject({
+  ...CommonFields,
   source_run_id: uuid().optional().nullable(),
   use_source_run_io: z.boolean().optional().nullable(),
   use_source_run_attachments: z.union([z.array(z.string()), z.boolean()]).optional().nullable(),
@@ -32,11 +37,7 @@ const CreateFields = z.strictObject({
 
 /** The `<id>` part of an update; inputs and outputs may come in it or as parts of their own. */
 const UpdateFields = z.strictObject({
-  id: z.string().optional().nullable(),
-  dataset_id: z.string().optional().nullable(),
-  created_at: time.optional().nullable(),
-  metadata: Metadata.optional().nullable(),
-  split: z.unknown().optional(),
+  ...CommonFields,
   inputs: Metadata.optional().nullable(),
   outputs: Metadata.optional().nullable(),
 });
