@@ -59,8 +59,8 @@ function sizes(): Row[] {
 
 /** The local server with the demo data. */
 async function demoServer() {
-  const { startTestServer } = await import('../harness/localServer');
-  return startTestServer({ seed: 'demo' });
+  const { startLocalServer } = await import('../harness/localServer');
+  return startLocalServer({ seed: 'demo' });
 }
 
 /** Fills the server for the tree figures: a dataset of ROWS examples and a project of ROWS root runs. */

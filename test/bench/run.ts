@@ -54,9 +54,9 @@ const median = (xs: number[]) => {
 };
 
 async function main(): Promise<void> {
-  const { startTestServer } = await import('../harness/localServer');
+  const { startLocalServer } = await import('../harness/localServer');
   const { LangSmithClient } = await import('../../src/client');
-  const srv = await startTestServer();
+  const srv = await startLocalServer();
   const rows: string[] = [];
   const log = (s: string) => process.stdout.write(`${s}\n`);
   try {

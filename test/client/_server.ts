@@ -1,25 +1,25 @@
 /** Starts the real local server for client tests, with one client per tenant. */
 import { LangSmithClient, type LangSmithClientOptions } from '../../src/client';
 import { rawRequest } from '../harness/http';
-import { startTestServer, type TestServer, type TestServerOptions } from '../harness/localServer';
+import { startLocalServer, type LocalServer, type LocalServerOptions } from '../harness/localServer';
 
-export type { TestServer } from '../harness/localServer';
+export type { LocalServer } from '../harness/localServer';
 
 /** The one test-server helper (in memory, a free port); custom tenants as the harness takes them. */
-export function startLocal(opts: TestServerOptions = {}): Promise<TestServer> {
-  return startTestServer(opts);
+export function startLocal(opts: LocalServerOptions = {}): Promise<LocalServer> {
+  return startLocalServer(opts);
 }
 
-export function clientFor(srv: TestServer, opts: Partial<LangSmithClientOptions> = {}): LangSmithClient {
+export function clientFor(srv: LocalServer, opts: Partial<LangSmithClientOptions> = {}): LangSmithClient {
   return new LangSmithClient({ apiUrl: srv.url, apiKey: srv.apiKey, retryBaseDelayMs: 5, retryMaxDelayMs: 200, ...opts });
 }
 
-export function otherClientFor(srv: TestServer, opts: Partial<LangSmithClientOptions> = {}): LangSmithClient {
+export function otherClientFor(srv: LocalServer, opts: Partial<LangSmithClientOptions> = {}): LangSmithClient {
   return clientFor(srv, { apiKey: srv.otherApiKey, ...opts });
 }
 
 /** Sets the server's injected faults, e.g. '503:1' (all requests fail) or '' (none). */
-export async function setFaults(srv: TestServer, spec: string): Promise<void> {
+export async function setFaults(srv: LocalServer, spec: string): Promise<void> {
   const res = await rawRequest(srv, 'PUT', '/__local/faults', { faults: spec });
   if (res.status !== 200) throw new Error(`setting faults failed: ${res.status} ${res.text}`);
 }

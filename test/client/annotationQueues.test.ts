@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { LangSmithClient, LangSmithNotFoundError, collect } from '../../src/client';
-import { clientFor, otherClientFor, recordingFetch, startLocal, unique, type TestServer } from './_server';
+import { clientFor, otherClientFor, recordingFetch, startLocal, unique, type LocalServer } from './_server';
 
 describe('client ↔ local server: annotation queues', () => {
-  let srv: TestServer;
+  let srv: LocalServer;
   let c: LangSmithClient;
   const runIds: string[] = [];
   before(async () => {

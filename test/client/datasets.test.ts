@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { LangSmithNotFoundError, LangSmithValidationError, collect, type LangSmithClient } from '../../src/client';
-import { clientFor, otherClientFor, recordingFetch, startLocal, unique, type TestServer } from './_server';
+import { clientFor, otherClientFor, recordingFetch, startLocal, unique, type LocalServer } from './_server';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('client ↔ local server: datasets', () => {
-  let srv: TestServer;
+  let srv: LocalServer;
   let c: LangSmithClient;
   before(async () => {
     srv = await startLocal();

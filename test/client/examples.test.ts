@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { LangSmithError, collect, type LangSmithClient } from '../../src/client';
-import { clientFor, startLocal, unique, type TestServer } from './_server';
+import { clientFor, startLocal, unique, type LocalServer } from './_server';
 
 describe('client ↔ local server: examples', () => {
-  let srv: TestServer;
+  let srv: LocalServer;
   let c: LangSmithClient;
   before(async () => {
     srv = await startLocal();

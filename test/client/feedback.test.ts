@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { LangSmithClient, LangSmithNotFoundError, LangSmithValidationError, collect } from '../../src/client';
-import { clientFor, startLocal, unique, type TestServer } from './_server';
+import { clientFor, startLocal, unique, type LocalServer } from './_server';
 
 describe('client ↔ local server: feedback', () => {
-  let srv: TestServer;
+  let srv: LocalServer;
   let c: LangSmithClient;
   let runId: string;
   let projectId: string;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { LangSmithClient, LangSmithError } from '../../src/client';
-import { clientFor, startLocal, unique, type TestServer } from './_server';
+import { clientFor, startLocal, unique, type LocalServer } from './_server';
 
 describe('client ↔ local server: links', () => {
-  let srv: TestServer;
+  let srv: LocalServer;
   before(async () => {
     srv = await startLocal();
   });

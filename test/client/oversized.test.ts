@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import { LangSmithError, collect, type LangSmithClient } from '../../src/client';
 import { rawRequest } from '../harness/http';
 import { recordFigures } from '../harness/report';
-import { clientFor, startLocal, unique, type TestServer } from './_server';
+import { clientFor, startLocal, unique, type LocalServer } from './_server';
 
 const MB = 1024 * 1024;
 const rssMb = () => Math.round(process.memoryUsage().rss / MB);
 
 describe('client ↔ local server: oversized data', function () {
   this.timeout(120_000);
-  let srv: TestServer;
+  let srv: LocalServer;
   let c: LangSmithClient;
   const figures: Record<string, unknown> = {};
   before(async () => {

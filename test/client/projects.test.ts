@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { LangSmithConflictError, LangSmithNotFoundError, collect, type LangSmithClient } from '../../src/client';
-import { clientFor, otherClientFor, startLocal, unique, type TestServer } from './_server';
+import { clientFor, otherClientFor, startLocal, unique, type LocalServer } from './_server';
 
 describe('client ↔ local server: projects', () => {
-  let srv: TestServer;
+  let srv: LocalServer;
   let c: LangSmithClient;
   before(async () => {
     srv = await startLocal();

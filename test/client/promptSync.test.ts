@@ -5,7 +5,7 @@ import { LangSmithClient, LangSmithValidationError, collect, type Commit } from 
 import { chatPromptManifest, type LcNode } from '../../src/client/templates';
 import { fromManifest, parsePromptFile, toManifest, writePromptFile, type PromptFile } from '../../src/prompts/promptFile';
 import { changesBetween, pushPromptFile, readRemote, setCommitTag, tagNameProblem, type PushOutcome } from '../../src/prompts/promptSync';
-import { clientFor, otherClientFor, recordingFetch, startLocal, unique, type TestServer } from './_server';
+import { clientFor, otherClientFor, recordingFetch, startLocal, unique, type LocalServer } from './_server';
 
 /** Parses prompt file text; fails the test when it has errors. */
 function parse(text: string): PromptFile {
@@ -60,7 +60,7 @@ function expectStatus<S extends PushOutcome['status']>(outcome: PushOutcome, sta
 }
 
 describe('promptSync ↔ local server', () => {
-  let srv: TestServer;
+  let srv: LocalServer;
   let c: LangSmithClient;
   let other: LangSmithClient;
   let ownHandle: string;

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { LangSmithClient, LangSmithConflictError, LangSmithError, LangSmithValidationError, collect } from '../../src/client';
 import { chatPromptManifest, readManifest, writeManifest } from '../../src/client/templates';
-import { clientFor, otherClientFor, recordingFetch, startLocal, unique, type TestServer } from './_server';
+import { clientFor, otherClientFor, recordingFetch, startLocal, unique, type LocalServer } from './_server';
 
 const manifest = (text: string) => chatPromptManifest([{ role: 'system', template: text }, { role: 'human', template: '{question}' }]);
 
 describe('client ↔ local server: prompts', () => {
-  let srv: TestServer;
+  let srv: LocalServer;
   let c: LangSmithClient;
   let other: LangSmithClient;
   let orgId: string;

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { LangSmithError, RETRYABLE_STATUSES, collect, type LangSmithClient, type RunTree, type Tracer } from '../../src/client';
 import { recordFigures } from '../harness/report';
-import { clientFor, setFaults, startLocal, type TestServer } from './_server';
+import { clientFor, setFaults, startLocal, type LocalServer } from './_server';
 
 /**
  * About one request in eight meets a fault. Retry-After is 5 ms so that 429s and 503s do not make the test
@@ -412,7 +412,7 @@ class Worker {
 
 describe('client reliability under injected faults (real local server)', function () {
   this.timeout(180_000);
-  let srv: TestServer;
+  let srv: LocalServer;
   before(async () => {
     srv = await startLocal();
   });

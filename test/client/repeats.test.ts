@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { LangSmithConflictError, collect, type LangSmithClient } from '../../src/client';
 import { rawRequest } from '../harness/http';
-import { clientFor, startLocal, unique, type TestServer } from './_server';
+import { clientFor, startLocal, unique, type LocalServer } from './_server';
 
 /**
  * A fetch to the real server that spoils the first POST to `path`: 'lost' carries it out and answers 502
@@ -33,7 +33,7 @@ function spoilingFirstPost(path: string, how: 'lost' | 'dropped' | 'refused' = '
 }
 
 describe('client: creates repeated after a lost answer (real local server)', () => {
-  let srv: TestServer;
+  let srv: LocalServer;
   let c: LangSmithClient;
   before(async () => {
     srv = await startLocal();

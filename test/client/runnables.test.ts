@@ -20,10 +20,10 @@ import {
 } from '../../src/client';
 import { MSG } from '../../src/client/messages';
 import { chatPromptManifest } from '../../src/client/templates';
-import { clientFor, setFaults, startLocal, unique, type TestServer } from './_server';
+import { clientFor, setFaults, startLocal, unique, type LocalServer } from './_server';
 
 describe('client ↔ local server: runnables, chat model, history, traces', () => {
-  let srv: TestServer;
+  let srv: LocalServer;
   let c: LangSmithClient;
   before(async () => {
     srv = await startLocal();

@@ -10,12 +10,12 @@ import { rawRequest } from '../harness/http';
 import { RUNS_V2_MIN_VERSION, v2Path } from '../../src/client/resources/runs';
 import { ClientContext, serverVersionAtLeast } from '../../src/client/context';
 import { uuid4 } from '../../src/client/ids';
-import { clientFor, startLocal, unique, type TestServer } from './_server';
+import { clientFor, startLocal, unique, type LocalServer } from './_server';
 
 /** One server with its client, what it was asked (method and path, in order) and the project it holds. */
 interface Side {
   label: string;
-  srv: TestServer;
+  srv: LocalServer;
   c: LangSmithClient;
   seen: string[];
   projectId: string;

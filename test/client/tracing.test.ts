@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { LangSmithClient, collect } from '../../src/client';
-import { clientFor, setFaults, startLocal, unique, type TestServer } from './_server';
+import { clientFor, setFaults, startLocal, unique, type LocalServer } from './_server';
 
 describe('client ↔ local server: tracing and runs', () => {
-  let srv: TestServer;
+  let srv: LocalServer;
   let c: LangSmithClient;
   before(async () => {
     srv = await startLocal();

@@ -9,10 +9,10 @@ import net, { type AddressInfo } from 'node:net';
 import { LangSmithAuthError, LangSmithError, LangSmithTimeoutError, collect, type LangSmithClient } from '../../src/client';
 import { HttpClient } from '../../src/client/http';
 import { startTlsFront } from '../harness/tlsFront';
-import { clientFor, setFaults, startLocal, unique, type TestServer } from './_server';
+import { clientFor, setFaults, startLocal, unique, type LocalServer } from './_server';
 
 describe('client ↔ local server: transport', () => {
-  let srv: TestServer;
+  let srv: LocalServer;
   let c: LangSmithClient;
   before(async () => {
     srv = await startLocal();

@@ -4,12 +4,12 @@
 // walkthrough opens and its first step's button runs its command.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { TestServer } from '../harness/localServer';
+import type { LocalServer } from '../harness/localServer';
 import { contextMenu, eventually, openLangSmithContainer, runCommand, screenshot, setViewOpen, sidebar, treeRow, withDemoWorkbench, type Workbench } from './workbench';
 
 describe('the first five minutes', function () {
   let wb: Workbench;
-  let server: TestServer;
+  let server: LocalServer;
   const row = treeRow;
 
   const demo = withDemoWorkbench();

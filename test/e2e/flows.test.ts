@@ -2,13 +2,13 @@
 // server with demo data: sign in, add two selected runs to an annotation queue, share a dataset.
 import assert from 'node:assert/strict';
 import { getJson } from '../harness/http';
-import type { TestServer } from '../harness/localServer';
+import type { LocalServer } from '../harness/localServer';
 import { contextMenu, eventually, openLangSmithContainer, screenshot, sidebar, treeRow, withDemoWorkbench, type Workbench } from './workbench';
 
 
 describe('user flows', function () {
   let wb: Workbench;
-  let server: TestServer;
+  let server: LocalServer;
   const key = 'local-dev-key';
   const api = <T>(path: string): Promise<T> => getJson<T>(server, path);
   const row = treeRow;

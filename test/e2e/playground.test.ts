@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { getJson, okJson } from '../harness/http';
-import type { TestServer } from '../harness/localServer';
+import type { LocalServer } from '../harness/localServer';
 import { eventually, openFile, screenshot, webviewFrame, withDemoWorkbench, type Workbench } from './workbench';
 
 interface RunJson {
@@ -19,7 +19,7 @@ interface RunJson {
 
 describe('playground in the workbench', function () {
   let wb: Workbench;
-  let server: TestServer;
+  let server: LocalServer;
 
   // Paced like `npm start`, so the answer is seen streaming; the demo prompt file in the workspace.
   const demo = withDemoWorkbench({ server: { chatDelayMs: 25 }, promptFile: true });

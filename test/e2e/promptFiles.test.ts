@@ -4,7 +4,7 @@
 // VS Code's diff editor. Screenshots of each step.
 import assert from 'node:assert/strict';
 import { getJson } from '../harness/http';
-import type { TestServer } from '../harness/localServer';
+import type { LocalServer } from '../harness/localServer';
 import { eventually, openFile, openLangSmithContainer, screenshot, setViewOpen, sidebar, webviewFrame, withDemoWorkbench, type Workbench } from './workbench';
 
 interface CommitJson {
@@ -14,7 +14,7 @@ interface CommitJson {
 
 describe('prompt files in the workbench', function () {
   let wb: Workbench;
-  let server: TestServer;
+  let server: LocalServer;
   const api = <T>(path: string): Promise<T> => getJson<T>(server, path);
   const commits = async () => (await api<{ commits: CommitJson[] }>('/commits/-/demo-summarizer/?limit=100')).commits;
 

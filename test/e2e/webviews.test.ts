@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { getJson } from '../harness/http';
-import type { TestServer } from '../harness/localServer';
+import type { LocalServer } from '../harness/localServer';
 import { recordFigures } from '../harness/report';
 import { LangSmithClient } from '../../src/client';
 import { eventually, openLangSmithContainer, runCommand, screenshot, setViewOpen, treeRow, webviewFrame, withDemoWorkbench, type Workbench } from './workbench';
@@ -23,7 +23,7 @@ interface ExampleJson {
 
 describe('webview apps in the workbench', function () {
   let wb: Workbench;
-  let server: TestServer;
+  let server: LocalServer;
   const key = 'local-dev-key';
   const api = <T>(path: string): Promise<T> => getJson<T>(server, path);
   const row = treeRow;

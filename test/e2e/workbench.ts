@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { EXTENSION_ID, launchBrowser, startCodeServer, workbenchUrl, type CodeServer } from '../../scripts/lib/vscode.mjs';
-import { startTestServer, type TestServer, type TestServerOptions } from '../harness/localServer';
+import { startLocalServer, type LocalServer, type LocalServerOptions } from '../harness/localServer';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const VSIX = path.join(ROOT, 'dist/langsmith-workbench.vsix');
@@ -182,7 +182,7 @@ export async function openFile(page: Page, name: string): Promise<void> {
 
 export interface DemoWorkbenchOptions {
   /** Options of the local server (seeded with the demo data). */
-  server?: Omit<TestServerOptions, 'seed'>;
+  server?: Omit<LocalServerOptions, 'seed'>;
   /** Signed in through LANGSMITH_* (default), or left to sign in through the UI. */
   signedIn?: boolean;
   /** Puts the demo prompt file in the workspace, as `npm start` does. */
@@ -194,11 +194,11 @@ export interface DemoWorkbenchOptions {
  * with the packaged extension (signed in to it unless asked not to), both stopped after the suite. Call the
  * returned function inside hooks and tests.
  */
-export function withDemoWorkbench(o: DemoWorkbenchOptions = {}): () => { wb: Workbench; server: TestServer } {
+export function withDemoWorkbench(o: DemoWorkbenchOptions = {}): () => { wb: Workbench; server: LocalServer } {
   let wb: Workbench | undefined;
-  let server: TestServer | undefined;
+  let server: LocalServer | undefined;
   before(async () => {
-    server = await startTestServer({ seed: 'demo', ...(o.server ?? {}) });
+    server = await startLocalServer({ seed: 'demo', ...(o.server ?? {}) });
     wb = await openWorkbench(o.signedIn === false ? {} : { LANGSMITH_ENDPOINT: server.url, LANGSMITH_API_KEY: server.apiKey });
     if (o.promptFile) {
       const dir = path.join(wb.server.workspace, 'prompts');

@@ -4,7 +4,7 @@
 //   const res = await rawRequest(srv, 'POST', '/datasets', { name: 'x' });   // { status, body, text, headers }
 //   const list = await getJson<Dataset[]>(srv, '/datasets?name=x');          // must answer 200
 //
-// `srv` is anything with the server's url and an API key (a TestServer, or { url, apiKey } from an environment).
+// `srv` is anything with the server's url and an API key (a LocalServer, or { url, apiKey } from an environment).
 import assert from 'node:assert/strict';
 
 export interface ServerAddress {

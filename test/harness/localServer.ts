@@ -1,23 +1,24 @@
 // Test helper: the local LangSmith-compatible server on a free loopback port with an in-memory database.
 //
-// Stable contract (used by test/server and by the API client's tests):
+// Stable contract (used by test/server, test/client and test/e2e):
 //
-//   import { startTestServer, withLocalServer } from '../harness/localServer';
+//   import { startLocalServer, withLocalServer } from '../harness/localServer';
 //
-//   const srv = await startTestServer();        // options as startServer's, minus port/host/db
+//   // in a mocha suite: started in before, closed in after; call srv() inside hooks and tests
+//   describe('x', () => { const srv = withLocalServer({ faults: '503:0.1' }); it('…', () => srv().url); });
+//
+//   // by hand, where a suite cannot use the fixture (its own lifetime, a server per call)
+//   const srv = await startLocalServer();       // options as startServer's, minus port/host/db
 //                                               // (tenants: the first two become apiKey/otherApiKey)
 //   srv.url          // 'http://127.0.0.1:PORT' (also serves /api/v1/…)
 //   srv.apiKey       // key of tenant 'local'  ('local-dev-key')
 //   srv.otherApiKey  // key of tenant 'other'  ('local-other-key')
 //   srv.tenantId / srv.otherTenantId   // the two workspace ids (for x-tenant-id)
 //   await srv.close();
-//
-//   // or in a mocha suite: before/after hooks managed for you
-//   describe('x', () => { const srv = withLocalServer(); it('…', () => srv().url); });
 import { DEFAULT_TENANTS, startServer, type RunningServer, type ServerOptions } from '../../server/index';
 import { stableUuid } from '../../server/util';
 
-export interface TestServer {
+export interface LocalServer {
   url: string;
   apiKey: string;
   otherApiKey: string;
@@ -28,9 +29,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export type TestServerOptions = Omit<ServerOptions, 'port' | 'host' | 'db'>;
+export type LocalServerOptions = Omit<ServerOptions, 'port' | 'host' | 'db'>;
 
-export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
+export async function startLocalServer(opts: LocalServerOptions = {}): Promise<LocalServer> {
   const server = await startServer({ ...opts, port: 0, host: '127.0.0.1', db: ':memory:', quiet: opts.quiet ?? true });
   const tenants = opts.tenants?.length ? opts.tenants : DEFAULT_TENANTS;
   const second = tenants[1] ?? tenants[0];
@@ -46,10 +47,10 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
 }
 
 /** Starts one server for the enclosing mocha suite; call the returned function inside tests. */
-export function withLocalServer(opts: TestServerOptions = {}): () => TestServer {
-  let srv: TestServer | undefined;
+export function withLocalServer(opts: LocalServerOptions = {}): () => LocalServer {
+  let srv: LocalServer | undefined;
   before(async () => {
-    srv = await startTestServer(opts);
+    srv = await startLocalServer(opts);
   });
   after(async () => {
     await srv?.close();

@@ -12,7 +12,7 @@ import {
 } from '../../server/chatModel';
 import { openChatStreams } from '../../server/routes/chat';
 import type { DB } from '../../server/db';
-import { startTestServer, withLocalServer, type TestServer } from '../harness/localServer';
+import { startLocalServer, withLocalServer, type LocalServer } from '../harness/localServer';
 import { api, sleep } from './helpers';
 import { bundleServerCli } from '../harness/serverCli';
 
@@ -321,7 +321,7 @@ describe('OpenAI-compatible chat completions (local-echo)', function () {
   });
 
   describe('streaming at a pace (chatDelayMs)', () => {
-    let srv: TestServer | undefined;
+    let srv: LocalServer | undefined;
     afterEach(async () => {
       await srv?.close();
       srv = undefined;
@@ -329,7 +329,7 @@ describe('OpenAI-compatible chat completions (local-echo)', function () {
     const longMessages: ChatCompletionMessageParam[] = [{ role: 'user', content: Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ') }];
 
     it('pauses between pieces; a client aborting mid-stream stops it, leaves no timer, and close() is prompt', async () => {
-      srv = await startTestServer({ chatDelayMs: 100 });
+      srv = await startLocalServer({ chatDelayMs: 100 });
       const pieces = streamPieces(localEchoAnswer({ model: 'local-echo', messages: asChat(longMessages) }));
       assert.ok(pieces.length > 60, 'at this pace the whole answer would take over 6 s');
       const abort = new AbortController();
@@ -366,7 +366,7 @@ describe('OpenAI-compatible chat completions (local-echo)', function () {
     });
 
     it('close() while a paced stream is being read: the rest comes at once, the stream completes, close() is prompt', async () => {
-      srv = await startTestServer({ chatDelayMs: 200 });
+      srv = await startLocalServer({ chatDelayMs: 200 });
       const expected = completeChat({ model: 'local-echo', messages: asChat(longMessages) });
       const stream = await openai(srv).chat.completions.create({ model: 'local-echo', messages: longMessages, stream: true, stream_options: { include_usage: true } });
       const iterator = stream[Symbol.asyncIterator]();
@@ -385,8 +385,8 @@ describe('OpenAI-compatible chat completions (local-echo)', function () {
     });
 
     it('refuses a bad chatDelayMs', async () => {
-      await assert.rejects(startTestServer({ chatDelayMs: -1 }), /chatDelayMs/);
-      await assert.rejects(startTestServer({ chatDelayMs: 1.5 }), /chatDelayMs/);
+      await assert.rejects(startLocalServer({ chatDelayMs: -1 }), /chatDelayMs/);
+      await assert.rejects(startLocalServer({ chatDelayMs: 1.5 }), /chatDelayMs/);
     });
   });
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { Client } from 'langsmith';
 import { LangSmithClient } from '../../src/client';
 import type { DB } from '../../server/db';
-import { startTestServer, type TestServer } from '../harness/localServer';
+import { startLocalServer, type LocalServer } from '../harness/localServer';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
@@ -33,7 +33,7 @@ function chatPrompt(system: string) {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The scenario through the official client. */
-async function throughOfficial(srv: TestServer): Promise<void> {
+async function throughOfficial(srv: LocalServer): Promise<void> {
   const c = new Client({ apiUrl: srv.url, apiKey: srv.apiKey, autoBatchTracing: false, timeout_ms: 20_000 });
   const ds = await c.createDataset('qa', { description: 'Questions and answers', metadata: { owner: 'team-a' } });
   const created = await c.createExamples({
@@ -69,7 +69,7 @@ async function throughOfficial(srv: TestServer): Promise<void> {
 }
 
 /** The same scenario through the project's client. */
-async function throughOurs(srv: TestServer): Promise<void> {
+async function throughOurs(srv: LocalServer): Promise<void> {
   const c = new LangSmithClient({ apiUrl: srv.url, apiKey: srv.apiKey });
   const ds = await c.datasets.create({ name: 'qa', description: 'Questions and answers', metadata: { owner: 'team-a' } });
   const created = await c.examples.create({ datasetId: ds.id, examples: EXAMPLES.map((e) => ({ ...e })) });
@@ -110,7 +110,7 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** The dataset's version times, oldest first (what a user picks from when tagging). */
-async function versionTimes(srv: TestServer, datasetId: string): Promise<string[]> {
+async function versionTimes(srv: LocalServer, datasetId: string): Promise<string[]> {
   const rows = srv.server.db.prepare('SELECT as_of FROM dataset_versions WHERE dataset_id = ? ORDER BY as_of').all(datasetId) as { as_of: string }[];
   return rows.map((r) => r.as_of);
 }
@@ -228,10 +228,10 @@ function deep(v: unknown, f: (s: unknown) => unknown): unknown {
 
 describe('differential: the same scenario through the official client and through ours leaves equal servers', function () {
   this.timeout(60_000);
-  let official: TestServer;
-  let ours: TestServer;
+  let official: LocalServer;
+  let ours: LocalServer;
   before(async () => {
-    [official, ours] = await Promise.all([startTestServer(), startTestServer()]);
+    [official, ours] = await Promise.all([startLocalServer(), startLocalServer()]);
   });
   after(async () => {
     await Promise.all([official?.close(), ours?.close()]);

@@ -1,8 +1,8 @@
 // Shared bits for the server tests: the official client pointed at a test server, and raw HTTP.
 import { Client } from 'langsmith';
-import type { TestServer } from '../harness/localServer';
+import type { LocalServer } from '../harness/localServer';
 
-export function client(srv: TestServer, opts: { apiKey?: string; prefix?: string; workspaceId?: string } = {}): Client {
+export function client(srv: LocalServer, opts: { apiKey?: string; prefix?: string; workspaceId?: string } = {}): Client {
   return new Client({
     apiUrl: srv.url + (opts.prefix ?? ''),
     apiKey: opts.apiKey ?? srv.apiKey,

@@ -1,13 +1,13 @@
 // close() lets a request in flight finish and does not wait for its keep-alive connection to time out.
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { startTestServer } from '../harness/localServer';
+import { startLocalServer } from '../harness/localServer';
 
 describe('shutdown', function () {
   this.timeout(30_000);
 
   it('a request in flight when close() begins is answered, and its keep-alive connection does not hold the server open', async () => {
-    const srv = await startTestServer({ faults: 'latency:300-300ms' });
+    const srv = await startLocalServer({ faults: 'latency:300-300ms' });
     const agent = new http.Agent({ keepAlive: true, keepAliveMsecs: 60_000 });
     try {
       // Wait for the request itself, not only its connection: a connection whose request has not arrived yet is

@@ -4,7 +4,7 @@
 // any of A's ids, and nothing in the database changes.
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import { withLocalServer, type TestServer } from '../harness/localServer';
+import { withLocalServer, type LocalServer } from '../harness/localServer';
 import { api, type RawResponse } from './helpers';
 
 interface Route {
@@ -193,7 +193,7 @@ function fill(url: string, params: Record<string, string>): { path: string; miss
 }
 
 /** Every row of every table, to show that nothing changed. */
-function snapshot(srv: TestServer): Record<string, unknown[]> {
+function snapshot(srv: LocalServer): Record<string, unknown[]> {
   const db = srv.server.db;
   const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
   return Object.fromEntries(tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}"`).all()]));
