@@ -1,14 +1,8 @@
-/** Starts the real local server for client tests, with one client per tenant. */
+// What the client tests share besides the server fixture (withLocalServer in test/harness/localServer.ts): our
+// client pointed at a local server (one per tenant), its injected faults, unique names and a recording fetch.
 import { LangSmithClient, type LangSmithClientOptions } from '../../src/client';
 import { rawRequest } from '../harness/http';
-import { startLocalServer, type LocalServer, type LocalServerOptions } from '../harness/localServer';
-
-export type { LocalServer } from '../harness/localServer';
-
-/** The one test-server helper (in memory, a free port); custom tenants as the harness takes them. */
-export function startLocal(opts: LocalServerOptions = {}): Promise<LocalServer> {
-  return startLocalServer(opts);
-}
+import type { LocalServer } from '../harness/localServer';
 
 export function clientFor(srv: LocalServer, opts: Partial<LangSmithClientOptions> = {}): LangSmithClient {
   return new LangSmithClient({ apiUrl: srv.url, apiKey: srv.apiKey, retryBaseDelayMs: 5, retryMaxDelayMs: 200, ...opts });

@@ -1,19 +1,18 @@
 import assert from 'node:assert/strict';
 import { LangSmithClient, LangSmithNotFoundError, collect } from '../../src/client';
-import { clientFor, otherClientFor, recordingFetch, startLocal, unique, type LocalServer } from './_server';
+import { withLocalServer } from '../harness/localServer';
+import { clientFor, otherClientFor, recordingFetch, unique } from './_server';
 
 describe('client ↔ local server: annotation queues', () => {
-  let srv: LocalServer;
+  const srv = withLocalServer();
   let c: LangSmithClient;
   const runIds: string[] = [];
   before(async () => {
-    srv = await startLocal();
-    c = clientFor(srv);
-    const t = new LangSmithClient({ apiUrl: srv.url, apiKey: srv.apiKey, tracing: { manualFlush: true, projectName: unique('q') } });
+    c = clientFor(srv());
+    const t = new LangSmithClient({ apiUrl: srv().url, apiKey: srv().apiKey, tracing: { manualFlush: true, projectName: unique('q') } });
     for (let i = 0; i < 3; i++) runIds.push(t.tracing.startRun({ name: `r${i}`, inputs: { i } }).end({ outputs: {} }).post().id);
     await t.tracing.flush();
   });
-  after(() => srv.close());
 
   it('creates, reads, updates, lists (pages of at most 100) and deletes queues', async () => {
     const prefix = unique('queue');
@@ -27,7 +26,7 @@ describe('client ↔ local server: annotation queues', () => {
     assert.equal(r.rubric_instructions, 'be kind');
     assert.equal((await collect(c.annotationQueues.list({ nameContains: prefix, pageSize: 2 }))).length, 5);
     const wire = recordingFetch();
-    assert.equal((await collect(clientFor(srv, { fetch: wire.fetch }).annotationQueues.list({ nameContains: prefix, pageSize: 1000 }))).length, 5);
+    assert.equal((await collect(clientFor(srv(), { fetch: wire.fetch }).annotationQueues.list({ nameContains: prefix, pageSize: 1000 }))).length, 5);
     assert.deepEqual(wire.seen.filter((r) => r.url.pathname === '/annotation-queues').map((r) => r.url.searchParams.get('limit')), ['100'], 'pages capped at 100');
     assert.equal((await collect(c.annotationQueues.list({ name: `${prefix}-b` }))).length, 1);
     assert.equal((await collect(c.annotationQueues.list({ queueIds: [q.id] }))).length, 1);
@@ -52,6 +51,6 @@ describe('client ↔ local server: annotation queues', () => {
 
   it('keeps tenants apart', async () => {
     const q = await c.annotationQueues.create({ name: unique('mine') });
-    await assert.rejects(otherClientFor(srv).annotationQueues.read(q.id), LangSmithNotFoundError);
+    await assert.rejects(otherClientFor(srv()).annotationQueues.read(q.id), LangSmithNotFoundError);
   });
 });

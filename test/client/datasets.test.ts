@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
 import { LangSmithNotFoundError, LangSmithValidationError, collect, type LangSmithClient } from '../../src/client';
-import { clientFor, otherClientFor, recordingFetch, startLocal, unique, type LocalServer } from './_server';
+import { withLocalServer } from '../harness/localServer';
+import { clientFor, otherClientFor, recordingFetch, unique } from './_server';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('client ↔ local server: datasets', () => {
-  let srv: LocalServer;
+  const srv = withLocalServer();
   let c: LangSmithClient;
-  before(async () => {
-    srv = await startLocal();
-    c = clientFor(srv);
+  before(() => {
+    c = clientFor(srv());
   });
-  after(() => srv.close());
 
   it('creates a kv dataset by default with schemas and metadata, reads it by id and by name', async () => {
     const name = unique('ds');
@@ -56,7 +55,7 @@ describe('client ↔ local server: datasets', () => {
     const paged = await collect(c.datasets.list({ nameContains: prefix, pageSize: 2 }));
     assert.equal(paged.length, 5);
     const wire = recordingFetch();
-    const all = await collect(clientFor(srv, { fetch: wire.fetch }).datasets.list({ nameContains: prefix }));
+    const all = await collect(clientFor(srv(), { fetch: wire.fetch }).datasets.list({ nameContains: prefix }));
     assert.equal(all.length, 5);
     const asked = wire.seen.filter((r) => r.url.pathname === '/datasets');
     assert.deepEqual(asked.map((r) => [r.url.searchParams.get('limit'), r.url.searchParams.get('offset')]), [['100', '0']], 'one page: limit 100, offset 0');
@@ -78,9 +77,9 @@ describe('client ↔ local server: datasets', () => {
     const made = await c.examples.create({ datasetId: ds.id, examples: [{ inputs: { a: 1 }, outputs: { b: 2 } }, { inputs: { a: 3 } }] });
     assert.equal(await c.datasets.readShare({ datasetId: ds.id }), null);
     const share = await c.datasets.share({ datasetId: ds.id });
-    assert.equal(share.url, `${srv.url}/public/${share.share_token}/d`);
+    assert.equal(share.url, `${srv().url}/public/${share.share_token}/d`);
     assert.equal((await c.datasets.readShare({ datasetId: ds.id }))?.share_token, share.share_token);
-    const anonymous = clientFor(srv, { apiKey: undefined });
+    const anonymous = clientFor(srv(), { apiKey: undefined });
     assert.equal((await anonymous.public.readDataset(share.share_token)).id, ds.id);
     assert.equal((await anonymous.public.readDataset(share.url)).name, ds.name);
     const examples = await anonymous.public.listExamples(share.url);
@@ -214,6 +213,6 @@ describe('client ↔ local server: datasets', () => {
 
   it('keeps tenants apart', async () => {
     const ds = await c.datasets.create({ name: unique('private') });
-    assert.equal(await otherClientFor(srv).datasets.exists({ datasetId: ds.id }), false);
+    assert.equal(await otherClientFor(srv()).datasets.exists({ datasetId: ds.id }), false);
   });
 });

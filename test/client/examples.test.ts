@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { LangSmithError, collect, type LangSmithClient } from '../../src/client';
-import { clientFor, startLocal, unique, type LocalServer } from './_server';
+import { withLocalServer } from '../harness/localServer';
+import { clientFor, unique } from './_server';
 
 describe('client ↔ local server: examples', () => {
-  let srv: LocalServer;
+  const srv = withLocalServer();
+  const noMultipart = withLocalServer({ multipartExamples: false });
   let c: LangSmithClient;
-  before(async () => {
-    srv = await startLocal();
-    c = clientFor(srv);
+  before(() => {
+    c = clientFor(srv());
   });
-  after(() => srv.close());
 
   it('creates 250 examples in one request and pages through them 100 at a time', async () => {
     const ds = await c.datasets.create({ name: unique('bulk') });
@@ -40,7 +40,7 @@ describe('client ↔ local server: examples', () => {
     const ds = await c.datasets.create({ name: unique('lazy') });
     await c.examples.create({ datasetId: ds.id, examples: Array.from({ length: 150 }, (_, i) => ({ inputs: { i } })) });
     const paths: string[] = [];
-    const counted = clientFor(srv, {
+    const counted = clientFor(srv(), {
       fetch: ((url: string, init?: RequestInit) => (paths.push(new URL(url).pathname), fetch(url, init))) as typeof fetch,
     });
     const it = counted.examples.list({ datasetName: ds.name, pageSize: 50, prefetch: 2 });
@@ -123,29 +123,24 @@ describe('client ↔ local server: examples', () => {
   });
 
   it('refuses with the multipart message when the server does not allow multipart examples', async () => {
-    const old = await startLocal({ multipartExamples: false });
-    try {
-      const oc = clientFor(old);
-      assert.equal(await oc.supportsMultipartExamples(), false);
-      const ds = await oc.datasets.create({ name: unique('old') });
-      const unsupported =
-        'Your LangSmith deployment does not allow using the multipart examples endpoint, please upgrade your deployment to the latest version.';
-      await assert.rejects(oc.examples.create({ datasetId: ds.id, examples: [{ inputs: { a: 1 } }] }), (e: unknown) => {
-        assert.ok(e instanceof LangSmithError);
-        assert.equal(e.message, unsupported);
-        assert.equal(e.action, 'create examples');
-        return true;
-      });
-      // Updates go through the same endpoint, so they are refused alike, naming their own action.
-      await assert.rejects(oc.examples.update({ datasetId: ds.id, updates: [{ id: '00000000-0000-4000-8000-000000000002', inputs: { a: 2 } }] }), (e: unknown) => {
-        assert.ok(e instanceof LangSmithError);
-        assert.equal(e.message, unsupported);
-        assert.equal(e.action, 'update examples');
-        return true;
-      });
-    } finally {
-      await old.close();
-    }
+    const oc = clientFor(noMultipart());
+    assert.equal(await oc.supportsMultipartExamples(), false);
+    const ds = await oc.datasets.create({ name: unique('old') });
+    const unsupported =
+      'Your LangSmith deployment does not allow using the multipart examples endpoint, please upgrade your deployment to the latest version.';
+    await assert.rejects(oc.examples.create({ datasetId: ds.id, examples: [{ inputs: { a: 1 } }] }), (e: unknown) => {
+      assert.ok(e instanceof LangSmithError);
+      assert.equal(e.message, unsupported);
+      assert.equal(e.action, 'create examples');
+      return true;
+    });
+    // Updates go through the same endpoint, so they are refused alike, naming their own action.
+    await assert.rejects(oc.examples.update({ datasetId: ds.id, updates: [{ id: '00000000-0000-4000-8000-000000000002', inputs: { a: 2 } }] }), (e: unknown) => {
+      assert.ok(e instanceof LangSmithError);
+      assert.equal(e.message, unsupported);
+      assert.equal(e.action, 'update examples');
+      return true;
+    });
   });
 
   it('reports the server version and multipart support from /info', async () => {
@@ -156,8 +151,8 @@ describe('client ↔ local server: examples', () => {
 
   it('creates an example from a source run (its inputs and outputs), filters and selects fields', async () => {
     const t = new (c.constructor as typeof import('../../src/client').LangSmithClient)({
-      apiUrl: srv.url,
-      apiKey: srv.apiKey,
+      apiUrl: srv().url,
+      apiKey: srv().apiKey,
       tracing: { manualFlush: true, projectName: unique('src') },
     });
     const run = t.tracing.startRun({ name: 'source', inputs: { question: 'q?' } }).end({ outputs: { answer: 'a!' } }).post();

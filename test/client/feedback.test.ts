@@ -1,23 +1,22 @@
 import assert from 'node:assert/strict';
 import { LangSmithClient, LangSmithNotFoundError, LangSmithValidationError, collect } from '../../src/client';
-import { clientFor, startLocal, unique, type LocalServer } from './_server';
+import { withLocalServer } from '../harness/localServer';
+import { clientFor, unique } from './_server';
 
 describe('client ↔ local server: feedback', () => {
-  let srv: LocalServer;
+  const srv = withLocalServer();
   let c: LangSmithClient;
   let runId: string;
   let projectId: string;
   before(async () => {
-    srv = await startLocal();
-    c = clientFor(srv);
+    c = clientFor(srv());
     const projectName = unique('fb');
-    const t = new LangSmithClient({ apiUrl: srv.url, apiKey: srv.apiKey, tracing: { manualFlush: true, projectName } });
+    const t = new LangSmithClient({ apiUrl: srv().url, apiKey: srv().apiKey, tracing: { manualFlush: true, projectName } });
     const r = t.tracing.startRun({ name: 'scored', inputs: {} }).end({ outputs: {} }).post();
     await t.tracing.flush();
     runId = r.id;
     projectId = (await c.projects.read({ projectName })).id;
   });
-  after(() => srv.close());
 
   it('creates feedback on a run (source api by default) and on a project, reads, updates, lists and deletes it', async () => {
     const fb = await c.feedback.create({ runId, key: 'correctness', score: 1, comment: 'good', value: 'yes', correction: { fixed: true } });

@@ -7,22 +7,21 @@ import assert from 'node:assert/strict';
 import { LangSmithError, collect, type LangSmithClient } from '../../src/client';
 import { rawRequest } from '../harness/http';
 import { recordFigures } from '../harness/report';
-import { clientFor, startLocal, unique, type LocalServer } from './_server';
+import { withLocalServer } from '../harness/localServer';
+import { clientFor, unique } from './_server';
 
 const MB = 1024 * 1024;
 const rssMb = () => Math.round(process.memoryUsage().rss / MB);
 
 describe('client ↔ local server: oversized data', function () {
   this.timeout(120_000);
-  let srv: LocalServer;
+  const srv = withLocalServer();
   let c: LangSmithClient;
   const figures: Record<string, unknown> = {};
-  before(async () => {
-    srv = await startLocal();
-    c = clientFor(srv, { maxRetries: 0, timeoutMs: 60_000 });
+  before(() => {
+    c = clientFor(srv(), { maxRetries: 0, timeoutMs: 60_000 });
   });
-  after(async () => {
-    await srv.close();
+  after(() => {
     recordFigures('oversized', figures);
   });
 
@@ -124,7 +123,7 @@ describe('client ↔ local server: oversized data', function () {
     // A page deep in the list (the server's cursor for offset 99,950), as after many "load more".
     const deep = async () => {
       const start = performance.now();
-      const res = await rawRequest(srv, 'POST', '/runs/query', {
+      const res = await rawRequest(srv(), 'POST', '/runs/query', {
         session: [project.id], parent_run: root.id, order: 'asc', limit: PAGE, cursor: Buffer.from(`o:${CHILDREN - PAGE}`).toString('base64url'),
       });
       assert.equal(res.status, 200);

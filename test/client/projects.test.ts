@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { LangSmithConflictError, LangSmithNotFoundError, collect, type LangSmithClient } from '../../src/client';
-import { clientFor, otherClientFor, startLocal, unique, type LocalServer } from './_server';
+import { withLocalServer } from '../harness/localServer';
+import { clientFor, otherClientFor, unique } from './_server';
 
 describe('client ↔ local server: projects', () => {
-  let srv: LocalServer;
+  const srv = withLocalServer();
   let c: LangSmithClient;
-  before(async () => {
-    srv = await startLocal();
-    c = clientFor(srv);
+  before(() => {
+    c = clientFor(srv());
   });
-  after(() => srv.close());
 
   it('creates a project with a client-generated id, description and metadata, and reads it by id and by name', async () => {
     const name = unique('proj');
@@ -66,7 +65,7 @@ describe('client ↔ local server: projects', () => {
 
   it('keeps tenants apart: the other tenant cannot read our project', async () => {
     const p = await c.projects.create({ name: unique('mine') });
-    const other = otherClientFor(srv);
+    const other = otherClientFor(srv());
     assert.equal(await other.projects.exists({ projectId: p.id }), false);
     assert.equal(await other.projects.exists({ projectName: p.name }), false);
   });

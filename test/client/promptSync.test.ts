@@ -5,7 +5,8 @@ import { LangSmithClient, LangSmithValidationError, collect, type Commit } from 
 import { chatPromptManifest, type LcNode } from '../../src/client/templates';
 import { fromManifest, parsePromptFile, toManifest, writePromptFile, type PromptFile } from '../../src/prompts/promptFile';
 import { changesBetween, pushPromptFile, readRemote, setCommitTag, tagNameProblem, type PushOutcome } from '../../src/prompts/promptSync';
-import { clientFor, otherClientFor, recordingFetch, startLocal, unique, type LocalServer } from './_server';
+import { withLocalServer } from '../harness/localServer';
+import { clientFor, otherClientFor, recordingFetch, unique } from './_server';
 
 /** Parses prompt file text; fails the test when it has errors. */
 function parse(text: string): PromptFile {
@@ -60,7 +61,7 @@ function expectStatus<S extends PushOutcome['status']>(outcome: PushOutcome, sta
 }
 
 describe('promptSync ↔ local server', () => {
-  let srv: LocalServer;
+  const srv = withLocalServer();
   let c: LangSmithClient;
   let other: LangSmithClient;
   let ownHandle: string;
@@ -80,14 +81,12 @@ describe('promptSync ↔ local server', () => {
   };
 
   before(async () => {
-    srv = await startLocal();
-    c = clientFor(srv);
-    other = otherClientFor(srv);
+    c = clientFor(srv());
+    other = otherClientFor(srv());
     ownHandle = (await c.settings()).tenant_handle ?? '';
     otherHandle = (await other.settings()).tenant_handle ?? '';
     assert.ok(ownHandle && otherHandle && ownHandle !== otherHandle);
   });
-  after(() => srv.close());
 
   describe('pushPromptFile', () => {
     it('creates a prompt that does not exist and commits the file’s manifest', async () => {
@@ -254,7 +253,7 @@ describe('promptSync ↔ local server', () => {
       assert.equal(before.length, 1);
 
       const wire = recordingFetch();
-      const watched = clientFor(srv, { fetch: wire.fetch });
+      const watched = clientFor(srv(), { fetch: wire.fetch });
       const file = parse(chatFile(`${otherHandle}/${name}`, 'mine now {role}'));
       assert.equal(file.identifier, `${otherHandle}/${name}`);
       await assert.rejects(pushPromptFile(watched, file, { expectedParent: before[0]!, commitTags: ['production'] }), (e: unknown) => {
@@ -275,7 +274,7 @@ describe('promptSync ↔ local server', () => {
 
     it('refuses a file that names no prompt and a bad tag name before anything is sent', async () => {
       const wire = recordingFetch();
-      const watched = clientFor(srv, { fetch: wire.fetch });
+      const watched = clientFor(srv(), { fetch: wire.fetch });
       const noName = parse(chatFile('x', 'y {z}'));
       delete noName.identifier;
       await assert.rejects(pushPromptFile(watched, noName, { expectedParent: null }), LangSmithValidationError);

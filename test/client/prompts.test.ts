@@ -1,22 +1,21 @@
 import assert from 'node:assert/strict';
 import { LangSmithClient, LangSmithConflictError, LangSmithError, LangSmithValidationError, collect } from '../../src/client';
 import { chatPromptManifest, readManifest, writeManifest } from '../../src/client/templates';
-import { clientFor, otherClientFor, recordingFetch, startLocal, unique, type LocalServer } from './_server';
+import { withLocalServer } from '../harness/localServer';
+import { clientFor, otherClientFor, recordingFetch, unique } from './_server';
 
 const manifest = (text: string) => chatPromptManifest([{ role: 'system', template: text }, { role: 'human', template: '{question}' }]);
 
 describe('client ↔ local server: prompts', () => {
-  let srv: LocalServer;
+  const srv = withLocalServer();
   let c: LangSmithClient;
   let other: LangSmithClient;
   let orgId: string;
   before(async () => {
-    srv = await startLocal();
-    c = clientFor(srv);
-    other = otherClientFor(srv);
+    c = clientFor(srv());
+    other = otherClientFor(srv());
     orgId = (await c.settings()).id;
   });
-  after(() => srv.close());
 
   it('creates, gets, updates, lists and deletes a prompt; get answers null for a missing one', async () => {
     const name = unique('p');
@@ -59,7 +58,7 @@ describe('client ↔ local server: prompts', () => {
     const name = unique('commits');
     await c.prompts.create(name);
     const first = await c.prompts.createCommit(name, manifest('v1'));
-    assert.equal(first.url, `${srv.url}/prompts/${name}/${first.commit_hash.slice(0, 8)}?organizationId=${orgId}`);
+    assert.equal(first.url, `${srv().url}/prompts/${name}/${first.commit_hash.slice(0, 8)}?organizationId=${orgId}`);
     const second = await c.prompts.createCommit(name, manifest('v2'));
     const commits = await collect(c.prompts.listCommits(name));
     assert.deepEqual(commits.map((x) => x.commit_hash), [second.commit_hash, first.commit_hash]);
@@ -92,7 +91,7 @@ describe('client ↔ local server: prompts', () => {
     assert.equal(commits[0]!.parent_commit_hash, commits[1]!.commit_hash);
     assert.equal(commits[1]!.parent_commit_hash, commits[2]!.commit_hash);
     const attrsOnly = await c.prompts.push(name, { isPublic: true });
-    assert.equal(attrsOnly, `${srv.url}/prompts/${name}?organizationId=${orgId}`);
+    assert.equal(attrsOnly, `${srv().url}/prompts/${name}?organizationId=${orgId}`);
     assert.equal((await c.prompts.get(name))?.is_public, true);
   });
 
@@ -143,9 +142,9 @@ describe('client ↔ local server: prompts', () => {
     await assert.rejects(other.prompts.delete(ref), { message: expected('delete a prompt') });
     await assert.rejects(other.prompts.createCommit(ref, manifest('y')), { message: expected('create a commit') });
     await assert.rejects(other.prompts.push(ref, { manifest: manifest('y') }), { message: expected('push a prompt') });
-    assert.equal(await other.prompts.url(`${ref}:${commit.commit_hash}`), `${srv.url}/hub/local/${name}/${commit.commit_hash.slice(0, 8)}`);
-    assert.equal(await other.links.prompt(ref), `${srv.url}/hub/local/${name}`);
-    assert.equal(await c.links.prompt(ref), `${srv.url}/prompts/${name}?organizationId=${orgId}`);
+    assert.equal(await other.prompts.url(`${ref}:${commit.commit_hash}`), `${srv().url}/hub/local/${name}/${commit.commit_hash.slice(0, 8)}`);
+    assert.equal(await other.links.prompt(ref), `${srv().url}/hub/local/${name}`);
+    assert.equal(await c.links.prompt(ref), `${srv().url}/prompts/${name}?organizationId=${orgId}`);
     // The owner writes through its handle as well as through '-'.
     await c.prompts.update(ref, { description: 'by handle' });
     assert.equal((await c.prompts.get(name))?.description, 'by handle');
@@ -156,7 +155,7 @@ describe('client ↔ local server: prompts', () => {
     await c.prompts.create(name);
     assert.equal(await other.prompts.get(`local/${name}`), null);
     const wire = recordingFetch();
-    const watched = otherClientFor(srv, { fetch: wire.fetch });
+    const watched = otherClientFor(srv(), { fetch: wire.fetch });
     await assert.rejects(watched.prompts.createCommit(`local/${name}`, manifest('z')), {
       message: 'Cannot create a commit for another tenant.\nCurrent tenant: other\nRequested tenant: local',
     });

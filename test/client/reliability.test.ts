@@ -17,7 +17,8 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { LangSmithError, RETRYABLE_STATUSES, collect, type LangSmithClient, type RunTree, type Tracer } from '../../src/client';
 import { recordFigures } from '../harness/report';
-import { clientFor, setFaults, startLocal, type LocalServer } from './_server';
+import { withLocalServer } from '../harness/localServer';
+import { clientFor, setFaults } from './_server';
 
 /**
  * About one request in eight meets a fault. Retry-After is 5 ms so that 429s and 503s do not make the test
@@ -412,20 +413,16 @@ class Worker {
 
 describe('client reliability under injected faults (real local server)', function () {
   this.timeout(180_000);
-  let srv: LocalServer;
-  before(async () => {
-    srv = await startLocal();
-  });
-  after(() => srv.close());
+  const srv = withLocalServer();
 
   it(`${OPERATIONS.toLocaleString('en')} mixed operations through 429, 5xx, dropped connections (before and after the work) and latency: none lost, none duplicated`, async () => {
     const seed = Number(process.env.RELIABILITY_SEED ?? Date.now() % 2 ** 31);
     // Retries as the extension has them (4), with short waits: the test is about outcomes, not patience.
-    const client = clientFor(srv, { maxRetries: 4, retryBaseDelayMs: 2, retryMaxDelayMs: 50 });
+    const client = clientFor(srv(), { maxRetries: 4, retryBaseDelayMs: 2, retryMaxDelayMs: 50 });
     const c: Counters = { ops: {}, failed: {}, foundDone: 0, redone: 0, readsRepeated: 0 };
     // The workers' run projects come first (faults on already); they are never deleted.
-    await setFaults(srv, FAULTS);
-    const statsBefore = srv.server.stats();
+    await setFaults(srv(), FAULTS);
+    const statsBefore = srv().server.stats();
     const started = performance.now();
     const workers: Worker[] = [];
     for (let w = 0; w < WORKERS; w++) {
@@ -444,12 +441,12 @@ describe('client reliability under injected faults (real local server)', functio
       }),
     );
     const elapsedMs = Math.round(performance.now() - started);
-    await setFaults(srv, '');
-    const stats = srv.server.stats();
+    await setFaults(srv(), '');
+    const stats = srv().server.stats();
 
     // What the server holds, read from its database, against what was asked.
-    const db = srv.server.db;
-    const tenant = srv.tenantId;
+    const db = srv().server.db;
+    const tenant = srv().tenantId;
     const lost: Record<string, number> = {};
     const duplicated: Record<string, number> = {};
     /**
@@ -601,7 +598,7 @@ describe('client reliability under injected faults (real local server)', functio
   });
 
   it('a delete whose answer was lost: the repeat finds nothing, and that is the delete done, not a failure', async () => {
-    await setFaults(srv, '');
+    await setFaults(srv(), '');
     // A fetch that carries out the first DELETE, then fails as a dropped connection does.
     let dropped = 0;
     const dropFirstDelete = (async (input: string | URL | Request, init?: RequestInit) => {
@@ -612,14 +609,14 @@ describe('client reliability under injected faults (real local server)', functio
       }
       return res;
     }) as typeof fetch;
-    const plain = clientFor(srv);
+    const plain = clientFor(srv());
     for (const [what, make, remove, exists] of [
       ['dataset', async () => (await plain.datasets.create({ name: `del-${randomUUID()}` })).id, (cl: LangSmithClient, id: string) => cl.datasets.delete({ datasetId: id }), (id: string) => plain.datasets.exists({ datasetId: id })],
       ['prompt', async () => (await plain.prompts.create(`del-${randomUUID()}`)).repo_handle, (cl: LangSmithClient, id: string) => cl.prompts.delete(id), (id: string) => plain.prompts.exists(id)],
       ['feedback', async () => (await plain.feedback.create({ projectId: (await plain.projects.create({ name: `del-${randomUUID()}` })).id, key: 'k' })).id, (cl: LangSmithClient, id: string) => cl.feedback.delete(id), async (id: string) => (await plain.http.request({ path: `/feedback/${id}`, action: 'read feedback', nullOn404: true })) !== null],
     ] as const) {
       dropped = 0;
-      const lossy = clientFor(srv, { fetch: dropFirstDelete });
+      const lossy = clientFor(srv(), { fetch: dropFirstDelete });
       const id = await make();
       await remove(lossy, id);
       assert.equal(lossy.http.stats.retries, 1, `${what}: deleted, answer lost, repeated`);
@@ -631,26 +628,26 @@ describe('client reliability under injected faults (real local server)', functio
 
   it('manual-flush tracing under the same faults: 2,000 runs each reach the server once with their end time; a failed flush raises and keeps its runs', async () => {
     const RUNS = 2000;
-    await setFaults(srv, '');
+    await setFaults(srv(), '');
     // No retries inside the client: every fault fails the flush it hits, so flushes fail often and the
     // tracer's own keeping of runs is what gets them through.
-    const client = clientFor(srv, { maxRetries: 0 });
+    const client = clientFor(srv(), { maxRetries: 0 });
     const projectName = `manual-flush-${randomUUID()}`;
     const tracer = client.createTracer({ manualFlush: true, projectName });
-    const db = srv.server.db;
+    const db = srv().server.db;
     const onServer = () =>
-      db.prepare('SELECT r.id, r.end_time FROM runs r JOIN sessions s ON s.id = r.session_id WHERE s.tenant_id = ? AND s.name = ?').all(srv.tenantId, projectName) as {
+      db.prepare('SELECT r.id, r.end_time FROM runs r JOIN sessions s ON s.id = r.session_id WHERE s.tenant_id = ? AND s.name = ?').all(srv().tenantId, projectName) as {
         id: string;
         end_time: string | null;
       }[];
     const started = performance.now();
-    const statsBefore = srv.server.stats();
+    const statsBefore = srv().server.stats();
     const runs: RunTree[] = [];
     for (let i = 0; i < RUNS; i++) runs.push(tracer.startRun({ name: `run-${i}`, inputs: { i } }).post());
     assert.equal(tracer.pendingCount, RUNS);
 
     // Every request refused: the flush raises, naming the action, and keeps every run.
-    await setFaults(srv, '503:1');
+    await setFaults(srv(), '503:1');
     await assert.rejects(tracer.flush(), (e: unknown) => {
       assert.ok(e instanceof LangSmithError);
       assert.equal(e.action, 'ingest runs');
@@ -660,7 +657,7 @@ describe('client reliability under injected faults (real local server)', functio
     assert.equal(tracer.pendingCount, RUNS, 'a failed flush keeps its runs');
     assert.equal(onServer().length, 0);
 
-    await setFaults(srv, FAULTS);
+    await setFaults(srv(), FAULTS);
     let flushes = 1;
     let failedFlushes = 1;
     /** Flushes until nothing is pending; after each failure, whatever is not on the server is still pending. */
@@ -694,14 +691,14 @@ describe('client reliability under injected faults (real local server)', functio
       return runs.filter((r) => !ended.has(r.id)).length;
     });
     const elapsedMs = Math.round(performance.now() - started);
-    await setFaults(srv, '');
+    await setFaults(srv(), '');
 
     const rows = onServer();
     const ids = new Set(rows.map((r) => r.id));
     const lost = runs.filter((r) => !ids.has(r.id)).length;
     const duplicated = rows.length - ids.size + rows.filter((r) => !endTimes.has(r.id)).length;
     const wrongEnd = rows.filter((r) => r.end_time === null || Date.parse(r.end_time) !== endTimes.get(r.id)).length;
-    const stats = srv.server.stats();
+    const stats = srv().server.stats();
     const figures = {
       runs: RUNS,
       faults: FAULTS,

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { LangSmithConflictError, collect, type LangSmithClient } from '../../src/client';
 import { rawRequest } from '../harness/http';
-import { clientFor, startLocal, unique, type LocalServer } from './_server';
+import { withLocalServer } from '../harness/localServer';
+import { clientFor, unique } from './_server';
 
 /**
  * A fetch to the real server that spoils the first POST to `path`: 'lost' carries it out and answers 502
@@ -33,17 +34,15 @@ function spoilingFirstPost(path: string, how: 'lost' | 'dropped' | 'refused' = '
 }
 
 describe('client: creates repeated after a lost answer (real local server)', () => {
-  let srv: LocalServer;
+  const srv = withLocalServer();
   let c: LangSmithClient;
-  before(async () => {
-    srv = await startLocal();
-    c = clientFor(srv);
+  before(() => {
+    c = clientFor(srv());
   });
-  after(() => srv.close());
 
   const lossy = (path: string, how: 'lost' | 'dropped' | 'refused' = 'lost') => {
     const { f, posts } = spoilingFirstPost(path, how);
-    return { client: clientFor(srv, { fetch: f }), posts };
+    return { client: clientFor(srv(), { fetch: f }), posts };
   };
 
   for (const callerId of [false, true]) {
@@ -102,7 +101,7 @@ describe('client: creates repeated after a lost answer (real local server)', () 
       const cmp = await client.comparativeExperiments.create({ name, experimentIds: [e1.id], ...(callerId ? { id: randomUUID() } : {}) });
       assert.equal(posts.length, 2);
       assert.equal(cmp.name, name);
-      const res = await rawRequest(srv, 'GET', `/datasets/${ds.id}/comparative`);
+      const res = await rawRequest(srv(), 'GET', `/datasets/${ds.id}/comparative`);
       const all = res.body as { id: string }[];
       assert.deepEqual(all.map((x) => x.id), [cmp.id]);
     });

@@ -20,19 +20,18 @@ import {
 } from '../../src/client';
 import { MSG } from '../../src/client/messages';
 import { chatPromptManifest } from '../../src/client/templates';
-import { clientFor, setFaults, startLocal, unique, type LocalServer } from './_server';
+import { withLocalServer } from '../harness/localServer';
+import { clientFor, setFaults, unique } from './_server';
 
 describe('client ↔ local server: runnables, chat model, history, traces', () => {
-  let srv: LocalServer;
+  const srv = withLocalServer();
   let c: LangSmithClient;
-  before(async () => {
-    srv = await startLocal();
-    c = clientFor(srv);
+  before(() => {
+    c = clientFor(srv());
   });
-  after(() => srv.close());
 
   const model = (o: Partial<ConstructorParameters<typeof OpenAIChatModel>[0]> = {}) =>
-    new OpenAIChatModel({ baseUrl: `${srv.url}/v1`, apiKey: srv.apiKey, model: 'local-echo', retryBaseDelayMs: 5, retryMaxDelayMs: 50, ...o });
+    new OpenAIChatModel({ baseUrl: `${srv().url}/v1`, apiKey: srv().apiKey, model: 'local-echo', retryBaseDelayMs: 5, retryMaxDelayMs: 50, ...o });
 
   const prompt = (followUp = false) =>
     PromptTemplate.fromManifest(
@@ -94,6 +93,9 @@ describe('client ↔ local server: runnables, chat model, history, traces', () =
   });
 
   describe('prompt → model → parser', () => {
+    const throttled = withLocalServer({ faults: '429:1' });
+    const slow = withLocalServer({ chatDelayMs: 30 });
+
     it('invoke: the rendered messages reach the model, the answer comes back as text with usage on the message', async () => {
       const out = await chain().invoke({ max_words: 12, ticket: 'Printer jams' });
       assert.equal(out, 'local-echo heard 2 messages: system, user.\nLast user message: Ticket: Printer jams');
@@ -152,7 +154,7 @@ describe('client ↔ local server: runnables, chat model, history, traces', () =
         assert.doesNotMatch(e.message, /wrong/, 'the key is not echoed');
         return true;
       });
-      await assert.rejects(prompt().pipe(model({ baseUrl: `${srv.url}/nope` })).invoke({ max_words: 1, ticket: 'x' }), (e: unknown) => e instanceof LangSmithError && e.status === 404);
+      await assert.rejects(prompt().pipe(model({ baseUrl: `${srv().url}/nope` })).invoke({ max_words: 1, ticket: 'x' }), (e: unknown) => e instanceof LangSmithError && e.status === 404);
       await assert.rejects(
         prompt().pipe(model({ baseUrl: 'http://127.0.0.1:9/v1', maxRetries: 0 })).invoke({ max_words: 1, ticket: 'x' }),
         (e: unknown) => e instanceof LangSmithError && /^Failed to get a chat completion from local-echo: /.test(e.message),
@@ -162,33 +164,23 @@ describe('client ↔ local server: runnables, chat model, history, traces', () =
     });
 
     it('a 429 from the model is retried after Retry-After; stopping a stream aborts the request', async () => {
-      const local = await startLocal({ faults: '429:1' });
-      try {
-        const m = new OpenAIChatModel({ baseUrl: `${local.url}/v1`, apiKey: local.apiKey, model: 'local-echo', maxRetries: 1, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
-        await assert.rejects(m.invoke('hi'), (e: unknown) => e instanceof LangSmithError && e.status === 429);
-        await setFaults(local, '');
-        assert.match((await m.invoke('hi')).content, /^local-echo heard 1/);
-      } finally {
-        await local.close();
-      }
-      const slow = await startLocal({ chatDelayMs: 30 } as never);
-      try {
-        const m = new OpenAIChatModel({ baseUrl: `${slow.url}/v1`, apiKey: slow.apiKey, model: 'local-echo' });
-        const ctl = new AbortController();
-        const seen: string[] = [];
-        await assert.rejects(
-          (async () => {
-            for await (const piece of m.stream('one two three four five six seven eight nine ten', { signal: ctl.signal })) {
-              seen.push(piece.content);
-              if (seen.length === 3) ctl.abort(new Error('stopped by the user'));
-            }
-          })(),
-          /stopped by the user/,
-        );
-        assert.ok(seen.length >= 3 && seen.length < 10, `${seen.length} pieces before the stop`);
-      } finally {
-        await slow.close();
-      }
+      const retrying = new OpenAIChatModel({ baseUrl: `${throttled().url}/v1`, apiKey: throttled().apiKey, model: 'local-echo', maxRetries: 1, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
+      await assert.rejects(retrying.invoke('hi'), (e: unknown) => e instanceof LangSmithError && e.status === 429);
+      await setFaults(throttled(), '');
+      assert.match((await retrying.invoke('hi')).content, /^local-echo heard 1/);
+      const streaming = new OpenAIChatModel({ baseUrl: `${slow().url}/v1`, apiKey: slow().apiKey, model: 'local-echo' });
+      const ctl = new AbortController();
+      const seen: string[] = [];
+      await assert.rejects(
+        (async () => {
+          for await (const piece of streaming.stream('one two three four five six seven eight nine ten', { signal: ctl.signal })) {
+            seen.push(piece.content);
+            if (seen.length === 3) ctl.abort(new Error('stopped by the user'));
+          }
+        })(),
+        /stopped by the user/,
+      );
+      assert.ok(seen.length >= 3 && seen.length < 10, `${seen.length} pieces before the stop`);
     });
   });
 
@@ -324,15 +316,15 @@ describe('client ↔ local server: runnables, chat model, history, traces', () =
 
     it('a failed flush reports the error and keeps the runs; the next flush sends each exactly once', async () => {
       const projectName = unique('playground');
-      const client = clientFor(srv, { maxRetries: 0 });
+      const client = clientFor(srv(), { maxRetries: 0 });
       const tracer = client.createTracer({ manualFlush: true, projectName });
       await chain().invoke({ max_words: 2, ticket: 'a' }, { tracer });
-      await setFaults(srv, '503:1');
+      await setFaults(srv(), '503:1');
       try {
         await assert.rejects(tracer.flush(), (e: unknown) => e instanceof LangSmithError && e.status === 503);
         assert.equal(tracer.pendingCount, 4, 'kept');
       } finally {
-        await setFaults(srv, '');
+        await setFaults(srv(), '');
       }
       await chain().invoke({ max_words: 2, ticket: 'b' }, { tracer });
       assert.equal(tracer.pendingCount, 8);

@@ -10,7 +10,8 @@ import { rawRequest } from '../harness/http';
 import { RUNS_V2_MIN_VERSION, v2Path } from '../../src/client/resources/runs';
 import { ClientContext, serverVersionAtLeast } from '../../src/client/context';
 import { uuid4 } from '../../src/client/ids';
-import { clientFor, startLocal, unique, type LocalServer } from './_server';
+import { withLocalServer, type LocalServer } from '../harness/localServer';
+import { clientFor, unique } from './_server';
 
 /** One server with its client, what it was asked (method and path, in order) and the project it holds. */
 interface Side {
@@ -75,8 +76,7 @@ function traceWires(): RunWire[] {
   return wires;
 }
 
-async function startSide(label: string, wires: RunWire[], version?: string): Promise<Side> {
-  const srv = await startLocal(version ? { version } : {});
+async function sideOn(label: string, srv: LocalServer, wires: RunWire[]): Promise<Side> {
   const seen: string[] = [];
   // The server's own view of each request (before routing), so the test sees which path was asked for.
   srv.server.app.server.on('request', (req: IncomingMessage) => seen.push(`${req.method} ${(req.url ?? '').split('?')[0]}`));
@@ -97,16 +97,14 @@ async function logged<T>(side: Side, fn: () => Promise<T>): Promise<{ result: T;
 
 describe('client ↔ local server: run reads on v2 where the server has it, v1 otherwise', function () {
   this.timeout(60_000);
+  const current = withLocalServer();
+  const older = withLocalServer({ version: '0.10.0' });
   let v2: Side;
   let v1: Side;
   before(async () => {
     const wires = traceWires();
-    v2 = await startSide('current version', wires);
-    v1 = await startSide('0.10.0', wires, '0.10.0');
-  });
-  after(async () => {
-    await v2?.srv.close();
-    await v1?.srv.close();
+    v2 = await sideOn('current version', current(), wires);
+    v1 = await sideOn('0.10.0', older(), wires);
   });
 
   it('decides by the version /info reports, read once per client', async () => {

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { LangSmithClient, collect } from '../../src/client';
-import { clientFor, setFaults, startLocal, unique, type LocalServer } from './_server';
+import { withLocalServer } from '../harness/localServer';
+import { clientFor, setFaults, unique } from './_server';
 
 describe('client ↔ local server: tracing and runs', () => {
-  let srv: LocalServer;
+  const srv = withLocalServer();
   let c: LangSmithClient;
-  before(async () => {
-    srv = await startLocal();
-    c = clientFor(srv);
+  before(() => {
+    c = clientFor(srv());
   });
-  after(() => srv.close());
 
   async function projectRuns(client: LangSmithClient, projectName: string) {
     if (!(await client.projects.exists({ projectName }))) return [];
@@ -18,7 +17,7 @@ describe('client ↔ local server: tracing and runs', () => {
 
   it('manual flush: nothing is sent before flush(), everything after, with ids, trace ids and dotted orders', async () => {
     const projectName = unique('manual');
-    const t = new LangSmithClient({ apiUrl: srv.url, apiKey: srv.apiKey, tracing: { manualFlush: true, projectName } });
+    const t = new LangSmithClient({ apiUrl: srv().url, apiKey: srv().apiKey, tracing: { manualFlush: true, projectName } });
     const roots = Array.from({ length: 30 }, (_, i) => t.tracing.startRun({ name: `root-${i}`, runType: 'chain', inputs: { i } }).post());
     const children = roots.map((r) => r.createChild({ name: 'llm', runType: 'llm', inputs: { prompt: 'p' } }).post());
     for (const ch of children) ch.end({ outputs: { text: 'ok' } }).patch();
@@ -47,8 +46,8 @@ describe('client ↔ local server: tracing and runs', () => {
   it('a failed flush keeps every run for the next one: none lost under injected faults', async () => {
     const projectName = unique('faulty');
     const t = new LangSmithClient({
-      apiUrl: srv.url,
-      apiKey: srv.apiKey,
+      apiUrl: srv().url,
+      apiKey: srv().apiKey,
       maxRetries: 20,
       retryBaseDelayMs: 1,
       retryMaxDelayMs: 10,
@@ -61,23 +60,23 @@ describe('client ↔ local server: tracing and runs', () => {
       r.end({ outputs: { i } }).patch();
       ids.push(r.id);
     }
-    await setFaults(srv, '503:1');
+    await setFaults(srv(), '503:1');
     try {
       await assert.rejects(t.tracing.flush(), { status: 503 });
     } finally {
-      await setFaults(srv, '');
+      await setFaults(srv(), '');
     }
     assert.equal(t.tracing.pendingCount, 50);
     // A run queued after the failure travels with the kept ones.
     const late = t.tracing.startRun({ name: 'late' }).post();
     ids.push(late.id);
-    await setFaults(srv, '503:0.3,429:0.2');
-    const flaky = new LangSmithClient({ apiUrl: srv.url, apiKey: srv.apiKey });
+    await setFaults(srv(), '503:0.3,429:0.2');
+    const flaky = new LangSmithClient({ apiUrl: srv().url, apiKey: srv().apiKey });
     try {
       // Retries ride out the random faults.
       await t.tracing.flush();
     } finally {
-      await setFaults(srv, '');
+      await setFaults(srv(), '');
     }
     assert.equal(t.tracing.pendingCount, 0);
     const runs = await projectRuns(flaky, projectName);
@@ -87,7 +86,7 @@ describe('client ↔ local server: tracing and runs', () => {
 
   it('automatic mode sends queued runs shortly after, without an explicit flush', async () => {
     const projectName = unique('auto');
-    const t = new LangSmithClient({ apiUrl: srv.url, apiKey: srv.apiKey, tracing: { projectName, flushIntervalMs: 20 } });
+    const t = new LangSmithClient({ apiUrl: srv().url, apiKey: srv().apiKey, tracing: { projectName, flushIntervalMs: 20 } });
     const r = t.tracing.startRun({ name: 'auto', inputs: { a: 1 } }).post();
     r.end({ outputs: { b: 2 } }).patch();
     // No flush() here: the run must reach the server on its own. Poll with a generous deadline (a loaded
@@ -106,7 +105,7 @@ describe('client ↔ local server: tracing and runs', () => {
 
   it('queries a project’s runs with filters and pages by cursor; reads one run', async () => {
     const projectName = unique('query');
-    const t = new LangSmithClient({ apiUrl: srv.url, apiKey: srv.apiKey, tracing: { manualFlush: true, projectName } });
+    const t = new LangSmithClient({ apiUrl: srv().url, apiKey: srv().apiKey, tracing: { manualFlush: true, projectName } });
     for (let i = 0; i < 7; i++) {
       const root = t.tracing.startRun({ name: i % 2 ? 'odd' : 'even', runType: 'chain', inputs: { i } });
       root.createChild({ name: 'tool', runType: 'tool' }).end({ outputs: {} }).post();
@@ -131,7 +130,7 @@ describe('client ↔ local server: tracing and runs', () => {
 
   it('shares a run, reads its link and the public run, and unshares it', async () => {
     const projectName = unique('share');
-    const t = new LangSmithClient({ apiUrl: srv.url, apiKey: srv.apiKey, tracing: { manualFlush: true, projectName } });
+    const t = new LangSmithClient({ apiUrl: srv().url, apiKey: srv().apiKey, tracing: { manualFlush: true, projectName } });
     const root = t.tracing.startRun({ name: 'shared', inputs: { q: 1 } });
     const child = root.createChild({ name: 'inner' }).end({ outputs: { x: 1 } }).post();
     root.end({ outputs: { a: 1 } }).post();
@@ -139,10 +138,10 @@ describe('client ↔ local server: tracing and runs', () => {
     assert.equal(await c.runs.readShareLink(root.id), undefined);
     assert.equal(await c.runs.isShared(root.id), false);
     const url = await c.runs.share(root.id);
-    assert.match(url, new RegExp(`^${srv.url}/public/[0-9a-f-]{36}/r$`));
+    assert.match(url, new RegExp(`^${srv().url}/public/[0-9a-f-]{36}/r$`));
     assert.equal(await c.runs.readShareLink(root.id), url);
     const token = url.split('/').at(-2)!;
-    const anonymous = clientFor(srv, { apiKey: undefined });
+    const anonymous = clientFor(srv(), { apiKey: undefined });
     const shared = await anonymous.public.listRuns(token);
     assert.ok(shared.some((r) => r.id === root.id));
     const only = await anonymous.public.listRuns(token, { runIds: [child.id] });

@@ -9,25 +9,24 @@ import net, { type AddressInfo } from 'node:net';
 import { LangSmithAuthError, LangSmithError, LangSmithTimeoutError, collect, type LangSmithClient } from '../../src/client';
 import { HttpClient } from '../../src/client/http';
 import { startTlsFront } from '../harness/tlsFront';
-import { clientFor, setFaults, startLocal, unique, type LocalServer } from './_server';
+import { withLocalServer } from '../harness/localServer';
+import { clientFor, setFaults, unique } from './_server';
 
 describe('client ↔ local server: transport', () => {
-  let srv: LocalServer;
+  const srv = withLocalServer();
   let c: LangSmithClient;
-  before(async () => {
-    srv = await startLocal();
-    c = clientFor(srv);
+  before(() => {
+    c = clientFor(srv());
   });
-  afterEach(() => setFaults(srv, ''));
-  after(() => srv.close());
+  afterEach(() => setFaults(srv(), ''));
 
   it('rides out injected 429, 503 and connection resets with retries', async () => {
     const ds = await c.datasets.create({ name: unique('flaky') });
     await c.examples.create({ datasetId: ds.id, examples: Array.from({ length: 30 }, (_, i) => ({ inputs: { i } })) });
     // About one request in three fails; with 14 retries the chance that one request of the ~40 below
     // fails 15 times in a row is below 1e-5, so the test does not depend on luck.
-    await setFaults(srv, '429:0.15,503:0.1,reset:0.1');
-    const flaky = clientFor(srv, { maxRetries: 14, retryBaseDelayMs: 2, retryMaxDelayMs: 20 });
+    await setFaults(srv(), '429:0.15,503:0.1,reset:0.1');
+    const flaky = clientFor(srv(), { maxRetries: 14, retryBaseDelayMs: 2, retryMaxDelayMs: 20 });
     for (let i = 0; i < 5; i++) {
       const rows = await collect(flaky.examples.list({ datasetId: ds.id, pageSize: 10 }));
       assert.equal(rows.length, 30);
@@ -38,20 +37,20 @@ describe('client ↔ local server: transport', () => {
   });
 
   it('waits as long as a 429 answer\'s Retry-After says before trying again', async () => {
-    await setFaults(srv, '429:1'); // the server answers 429 with "Retry-After: 1"
-    const patient = clientFor(srv, { maxRetries: 1, retryBaseDelayMs: 1, retryMaxDelayMs: 5000 });
+    await setFaults(srv(), '429:1'); // the server answers 429 with "Retry-After: 1"
+    const patient = clientFor(srv(), { maxRetries: 1, retryBaseDelayMs: 1, retryMaxDelayMs: 5000 });
     const started = performance.now();
     const answer = patient.settings();
     await new Promise((r) => setTimeout(r, 200));
-    await setFaults(srv, '');
+    await setFaults(srv(), '');
     assert.equal((await answer).tenant_handle, 'local');
     assert.ok(performance.now() - started >= 950, 'the retry came after the server\'s Retry-After, not the 1 ms backoff');
     assert.equal(patient.http.stats.retries, 1);
   });
 
   it('gives up after its retries with the status of the last answer', async () => {
-    await setFaults(srv, '503:1');
-    const h = clientFor(srv, { maxRetries: 2, retryBaseDelayMs: 1 });
+    await setFaults(srv(), '503:1');
+    const h = clientFor(srv(), { maxRetries: 2, retryBaseDelayMs: 1 });
     await assert.rejects(h.datasets.read({ datasetName: 'x' }), (e: unknown) => {
       assert.ok(e instanceof LangSmithError);
       assert.equal(e.status, 503);
@@ -63,23 +62,23 @@ describe('client ↔ local server: transport', () => {
   });
 
   it('times out slow answers', async () => {
-    await setFaults(srv, 'latency:400-400ms');
-    const slow = clientFor(srv, { timeoutMs: 50, maxRetries: 0 });
+    await setFaults(srv(), 'latency:400-400ms');
+    const slow = clientFor(srv(), { timeoutMs: 50, maxRetries: 0 });
     await assert.rejects(slow.settings(), LangSmithTimeoutError);
   });
 
   it('takes a timeout beyond what a timer can hold (Infinity too) as no timeout, not as an instant one', async () => {
     // Node fires a timer longer than 2^31 - 1 ms at once; such timeouts must still wait for the answer.
-    await setFaults(srv, 'latency:100-100ms');
+    await setFaults(srv(), 'latency:100-100ms');
     for (const timeoutMs of [2 ** 31, Infinity]) {
-      const patient = clientFor(srv, { timeoutMs, maxRetries: 0 });
+      const patient = clientFor(srv(), { timeoutMs, maxRetries: 0 });
       assert.equal(typeof (await patient.settings()).id, 'string');
       assert.equal(typeof (await c.http.request<{ id: string }>({ path: '/settings', action: 'read settings', timeoutMs })).id, 'string');
     }
   });
 
   it('passes caller cancellation through', async () => {
-    await setFaults(srv, 'latency:400-400ms');
+    await setFaults(srv(), 'latency:400-400ms');
     const ctl = new AbortController();
     const p = c.projects.read({ projectName: 'x', signal: ctl.signal });
     setTimeout(() => ctl.abort(new Error('stop')), 20);
@@ -87,7 +86,7 @@ describe('client ↔ local server: transport', () => {
   });
 
   it('reports a wrong key as an auth error without echoing the key', async () => {
-    const bad = clientFor(srv, { apiKey: 'lsv2_wrong_secret_value' });
+    const bad = clientFor(srv(), { apiKey: 'lsv2_wrong_secret_value' });
     await assert.rejects(bad.settings(), (e: unknown) => {
       assert.ok(e instanceof LangSmithAuthError);
       assert.equal(e.status, 401);
@@ -98,8 +97,8 @@ describe('client ↔ local server: transport', () => {
 
   it('sends the workspace as x-tenant-id; the wrong one is refused', async () => {
     const tenantId = (await c.settings()).id;
-    assert.equal((await clientFor(srv, { workspaceId: tenantId }).settings()).tenant_handle, 'local');
-    await assert.rejects(clientFor(srv, { workspaceId: '00000000-0000-4000-8000-000000000009' }).settings(), (e: unknown) => {
+    assert.equal((await clientFor(srv(), { workspaceId: tenantId }).settings()).tenant_handle, 'local');
+    await assert.rejects(clientFor(srv(), { workspaceId: '00000000-0000-4000-8000-000000000009' }).settings(), (e: unknown) => {
       assert.ok(e instanceof LangSmithAuthError);
       assert.equal(e.status, 403);
       return true;
@@ -107,7 +106,7 @@ describe('client ↔ local server: transport', () => {
   });
 
   it('answers the same through its own transport and through a fetch (an editor\'s): bodies, forms, errors, timeouts', async () => {
-    const viaFetch = clientFor(srv, { fetch: globalThis.fetch });
+    const viaFetch = clientFor(srv(), { fetch: globalThis.fetch });
     const own = c;
     for (const client of [own, viaFetch]) {
       // A JSON body, a multipart body built from bytes, and a FormData body (CSV upload).
@@ -125,12 +124,12 @@ describe('client ↔ local server: transport', () => {
         return true;
       });
     }
-    await setFaults(srv, 'latency:300-300ms');
-    await assert.rejects(clientFor(srv, { fetch: globalThis.fetch, timeoutMs: 50, maxRetries: 0 }).settings(), LangSmithTimeoutError);
+    await setFaults(srv(), 'latency:300-300ms');
+    await assert.rejects(clientFor(srv(), { fetch: globalThis.fetch, timeoutMs: 50, maxRetries: 0 }).settings(), LangSmithTimeoutError);
   });
 
   it('reports a refused connection as a network error naming the action', async () => {
-    const closed = clientFor(srv, { apiUrl: 'http://127.0.0.1:9', maxRetries: 1, retryBaseDelayMs: 1 });
+    const closed = clientFor(srv(), { apiUrl: 'http://127.0.0.1:9', maxRetries: 1, retryBaseDelayMs: 1 });
     await assert.rejects(closed.settings(), (e: unknown) => {
       assert.ok(e instanceof LangSmithError);
       assert.equal(e.status, undefined);
@@ -142,12 +141,12 @@ describe('client ↔ local server: transport', () => {
 
   it('reaches an HTTPS server with a private CA through a dispatcher that trusts it, and refuses it otherwise', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-client-tls-'));
-    const front = await startTlsFront(dir, Number(new URL(srv.url).port));
+    const front = await startTlsFront(dir, Number(new URL(srv().url).port));
     const agent = new Agent({ connect: { ca: [...tls.rootCertificates, fs.readFileSync(front.caFile, 'utf8')] } });
     try {
       const url = `https://127.0.0.1:${front.port}`;
-      assert.equal((await clientFor(srv, { apiUrl: url, dispatcher: agent }).settings()).tenant_handle, 'local');
-      await assert.rejects(clientFor(srv, { apiUrl: url, maxRetries: 0 }).settings(), (e: unknown) => {
+      assert.equal((await clientFor(srv(), { apiUrl: url, dispatcher: agent }).settings()).tenant_handle, 'local');
+      await assert.rejects(clientFor(srv(), { apiUrl: url, maxRetries: 0 }).settings(), (e: unknown) => {
         assert.ok(e instanceof LangSmithError);
         assert.match(e.message, /^Failed to read settings: .*certificate/i);
         return true;
