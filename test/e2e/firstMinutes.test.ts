@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { LocalServer } from '../harness/localServer';
-import { contextMenu, eventually, openLangSmithContainer, runCommand, screenshot, setViewOpen, sidebar, treeRow, withDemoWorkbench, type Workbench } from './workbench';
+import { contextMenu, eventually, openLangSmithContainer, runCommand, screenshot, setViewOpen, sidebar, treeRow, withWorkbench, type Workbench } from './workbench';
 
 describe('the first five minutes', function () {
   let wb: Workbench;
   let server: LocalServer;
   const row = treeRow;
 
-  const demo = withDemoWorkbench();
+  const demo = withWorkbench();
   before(() => ({ wb, server } = demo()));
 
   /** Drags the sidebar's edge so that it is `width` pixels wide. */

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { getJson } from '../harness/http';
 import type { LocalServer } from '../harness/localServer';
-import { contextMenu, eventually, openLangSmithContainer, screenshot, sidebar, treeRow, withDemoWorkbench, type Workbench } from './workbench';
+import { contextMenu, eventually, openLangSmithContainer, screenshot, sidebar, treeRow, withWorkbench, type Workbench } from './workbench';
 
 
 describe('user flows', function () {
@@ -13,7 +13,7 @@ describe('user flows', function () {
   const api = <T>(path: string): Promise<T> => getJson<T>(server, path);
   const row = treeRow;
 
-  const demo = withDemoWorkbench({ signedIn: false });
+  const demo = withWorkbench({ signedIn: false });
   before(() => ({ wb, server } = demo()));
 
   it('signs in through the UI: endpoint, a rejected key, then the right one', async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { getJson, okJson } from '../harness/http';
 import type { LocalServer } from '../harness/localServer';
-import { eventually, openFile, screenshot, webviewFrame, withDemoWorkbench, type Workbench } from './workbench';
+import { eventually, openFile, screenshot, webviewFrame, withWorkbench, type Workbench } from './workbench';
 
 interface RunJson {
   id: string;
@@ -22,7 +22,7 @@ describe('playground in the workbench', function () {
   let server: LocalServer;
 
   // Paced like `npm start`, so the answer is seen streaming; the demo prompt file in the workspace.
-  const demo = withDemoWorkbench({ server: { chatDelayMs: 25 }, promptFile: true });
+  const demo = withWorkbench({ server: { chatDelayMs: 25 }, promptFile: true });
   before(() => ({ wb, server } = demo()));
 
   async function playgroundRuns(): Promise<RunJson[]> {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { getJson } from '../harness/http';
 import type { LocalServer } from '../harness/localServer';
-import { eventually, openFile, openLangSmithContainer, screenshot, setViewOpen, sidebar, webviewFrame, withDemoWorkbench, type Workbench } from './workbench';
+import { eventually, openFile, openLangSmithContainer, screenshot, setViewOpen, sidebar, webviewFrame, withWorkbench, type Workbench } from './workbench';
 
 interface CommitJson {
   commit_hash: string;
@@ -19,7 +19,7 @@ describe('prompt files in the workbench', function () {
   const commits = async () => (await api<{ commits: CommitJson[] }>('/commits/-/demo-summarizer/?limit=100')).commits;
 
   // The demo prompt file `npm start` puts in its workspace.
-  const demo = withDemoWorkbench({ promptFile: true });
+  const demo = withWorkbench({ promptFile: true });
   before(() => ({ wb, server } = demo()));
 
   it('pushes a changed message of the demo prompt file as a commit tagged production', async () => {

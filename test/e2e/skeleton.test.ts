@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { openLangSmithContainer, openWorkbench, runCommand, screenshot, webviewFrame, type Workbench } from './workbench';
+import { openLangSmithContainer, runCommand, screenshot, startWorkbench, webviewFrame, type Workbench } from './workbench';
 
 describe('the packaged extension in VS Code', function () {
   let wb: Workbench;
 
   before(async () => {
-    wb = await openWorkbench();
+    wb = await startWorkbench();
   });
   after(async () => {
     await wb?.close();

@@ -11,7 +11,7 @@ import { getJson } from '../harness/http';
 import type { LocalServer } from '../harness/localServer';
 import { recordFigures } from '../harness/report';
 import { LangSmithClient } from '../../src/client';
-import { eventually, openLangSmithContainer, runCommand, screenshot, setViewOpen, treeRow, webviewFrame, withDemoWorkbench, type Workbench } from './workbench';
+import { eventually, openLangSmithContainer, runCommand, screenshot, setViewOpen, treeRow, webviewFrame, withWorkbench, type Workbench } from './workbench';
 
 
 interface ExampleJson {
@@ -30,7 +30,7 @@ describe('webview apps in the workbench', function () {
   let datasetId: string;
   let northwind: ExampleJson;
 
-  const demo = withDemoWorkbench();
+  const demo = withWorkbench();
   before(async () => {
     ({ wb, server } = demo());
     [{ id: datasetId }] = await api<{ id: string }[]>('/datasets?name=demo-invoices');

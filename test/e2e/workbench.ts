@@ -1,4 +1,8 @@
 // Drives the real VS Code workbench (code-server in headless Chromium) with the packaged .vsix installed.
+//
+//   const demo = withWorkbench({ promptFile: true });   // in a mocha suite: a local server with the demo data and
+//   const { wb, server } = demo();                      //   the workbench signed in to it; call demo() in hooks/tests
+//   const wb = await startWorkbench();                  // by hand, no server, signed out: await wb.close() yourself
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
@@ -19,7 +23,7 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-export async function openWorkbench(env: Record<string, string> = {}): Promise<Workbench> {
+export async function startWorkbench(env: Record<string, string> = {}): Promise<Workbench> {
   if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: run \`npm run package\` first.`);
   // Nothing from the developer's own environment may sign the extension in by accident.
   const clean = { LANGSMITH_API_KEY: '', LANGCHAIN_API_KEY: '', LANGSMITH_ENDPOINT: '', LANGCHAIN_ENDPOINT: '', LANGSMITH_WORKSPACE_ID: '' };
@@ -180,7 +184,7 @@ export async function openFile(page: Page, name: string): Promise<void> {
   await page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 15_000 });
 }
 
-export interface DemoWorkbenchOptions {
+export interface WorkbenchOptions {
   /** Options of the local server (seeded with the demo data). */
   server?: Omit<LocalServerOptions, 'seed'>;
   /** Signed in through LANGSMITH_* (default), or left to sign in through the UI. */
@@ -194,12 +198,12 @@ export interface DemoWorkbenchOptions {
  * with the packaged extension (signed in to it unless asked not to), both stopped after the suite. Call the
  * returned function inside hooks and tests.
  */
-export function withDemoWorkbench(o: DemoWorkbenchOptions = {}): () => { wb: Workbench; server: LocalServer } {
+export function withWorkbench(o: WorkbenchOptions = {}): () => { wb: Workbench; server: LocalServer } {
   let wb: Workbench | undefined;
   let server: LocalServer | undefined;
   before(async () => {
     server = await startLocalServer({ seed: 'demo', ...(o.server ?? {}) });
-    wb = await openWorkbench(o.signedIn === false ? {} : { LANGSMITH_ENDPOINT: server.url, LANGSMITH_API_KEY: server.apiKey });
+    wb = await startWorkbench(o.signedIn === false ? {} : { LANGSMITH_ENDPOINT: server.url, LANGSMITH_API_KEY: server.apiKey });
     if (o.promptFile) {
       const dir = path.join(wb.server.workspace, 'prompts');
       fs.mkdirSync(dir, { recursive: true });
@@ -211,7 +215,7 @@ export function withDemoWorkbench(o: DemoWorkbenchOptions = {}): () => { wb: Wor
     await server?.close();
   });
   return () => {
-    if (!wb || !server) throw new Error('withDemoWorkbench(): only available inside hooks and tests');
+    if (!wb || !server) throw new Error('withWorkbench(): only available inside hooks and tests');
     return { wb, server };
   };
 }
