@@ -5,7 +5,7 @@
 // both themes.
 import assert from 'node:assert/strict';
 import type { DatasetDiffState, DiffKind, DiffRow } from '../../src/protocol/datasetDiff';
-import { HostError, shot, webviewSuite, type OpenApp } from './harness';
+import { HostError, screenshot, withWebviewApps, type OpenApp } from './harness';
 
 const KINDS: DiffKind[] = ['added', 'removed', 'modified'];
 
@@ -133,7 +133,7 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 
 }
 
 describe('webview: dataset version diff', () => {
-  const open = webviewSuite();
+  const open = withWebviewApps();
   let app: OpenApp;
 
   it('shows added, removed and modified examples with their field-level changes, server text as text', async () => {
@@ -411,7 +411,7 @@ describe('webview: dataset version diff', () => {
       await app.page.getByTestId('diff-row').nth(4).waitFor();
       await app.page.getByTestId('diff-list').focus();
       await app.page.keyboard.press('ArrowDown');
-      await shot(app.page, `dataset-diff-${theme}`);
+      await screenshot(app.page, `dataset-diff-${theme}`);
       await app.page.setViewportSize({ width: 400, height: 700 });
       await app.page.getByTestId('diff-row').nth(4).waitFor();
       const overflow = await app.page.evaluate(() => {
@@ -419,7 +419,7 @@ describe('webview: dataset version diff', () => {
         return { page: d.documentElement.scrollWidth - d.documentElement.clientWidth, list: d.querySelector('.dd-list').scrollWidth - d.querySelector('.dd-list').clientWidth };
       });
       assert.deepEqual(overflow, { page: 0, list: 0 }, 'nothing is cut off sideways at 400 px');
-      await shot(app.page, `dataset-diff-${theme}-400px`);
+      await screenshot(app.page, `dataset-diff-${theme}-400px`);
       assert.deepEqual(app.problems, []);
     });
   }

@@ -2,7 +2,7 @@
 // dataset's schema), drafts across reloads, saving, the conflict path, a refused save, attachments.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { HostError, shot, webviewSuite, type OpenApp } from './harness';
+import { HostError, screenshot, withWebviewApps, type OpenApp } from './harness';
 
 const DATASET = '11111111-1111-4111-8111-111111111111';
 const EXAMPLE = '22222222-2222-4222-8222-222222222222';
@@ -46,7 +46,7 @@ async function type(page: Page, field: string, text: string) {
 const errorsOf = (page: Page, field: string) => page.getByTestId(field).locator('.lsw-field-errors li').allTextContents();
 
 describe('webview: example editor', () => {
-  const open = webviewSuite();
+  const open = withWebviewApps();
   let app: OpenApp;
 
   it('shows the example: JSON fields, splits, attachments; screenshots in both themes', async () => {
@@ -58,7 +58,7 @@ describe('webview: example editor', () => {
       assert.match((await app.page.getByTestId('splits').textContent()) ?? '', /train/);
       assert.deepEqual(await app.page.locator('.lsw-attachment-name').allTextContents(), ['invoice.pdf', 'invoice.txt']);
       assert.equal(await app.page.getByTestId('status').textContent(), 'No changes');
-      await shot(app.page, `example-editor-${theme}`);
+      await screenshot(app.page, `example-editor-${theme}`);
       if (theme === 'dark') await app.close();
     }
   });
@@ -68,7 +68,7 @@ describe('webview: example editor', () => {
     await app.page.getByTestId('inputs').waitFor();
     const overflow = await app.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at 400px`);
-    await shot(app.page, 'example-editor-400px');
+    await screenshot(app.page, 'example-editor-400px');
   });
 
   it('marks bad JSON and schema violations at the field and does not send them', async () => {
@@ -158,7 +158,7 @@ describe('webview: example editor', () => {
     await app.page.getByTestId('conflict').waitFor();
     assert.equal(saves, 1);
     assert.match(await app.page.getByTestId('outputs').locator('textarea').inputValue(), /"Mine"/, 'the draft is kept');
-    await shot(app.page, 'example-editor-conflict');
+    await screenshot(app.page, 'example-editor-conflict');
     await app.page.getByRole('button', { name: 'Show Diff' }).click();
     await app.page.waitForFunction(() => true);
     assert.deepEqual((app.requests('exampleEditor/showDiff') as { draft: { outputs: unknown } }[]).map((r) => r.draft.outputs), [{ vendor: 'Mine', total: 1 }]);

@@ -3,8 +3,10 @@
 // fake `acquireVsCodeApi` whose state survives page reloads (as VS Code keeps a webview's state), so a test can
 // reload and see the draft come back.
 //
-//   const app = await openApp(browser, 'exampleEditor', { theme: 'dark', handlers: { 'exampleEditor/ready': () => state } });
-//   await app.frame.getByRole('button', { name: 'Save' }).click();
+//   const open = withWebviewApps();               in a mocha suite: one Chromium, each app closed after its test
+//   const app = await open('exampleEditor', { theme: 'dark', handlers: { 'exampleEditor/ready': () => state } });
+//   (openApp(browser, app, options) does the same by hand, in a browser of your own)
+//   await app.page.getByRole('button', { name: 'Save' }).click();
 //   app.requests('exampleEditor/save')            params of every save so far
 //   await app.notify('exampleEditor/changed', {…})
 //   await app.reload();                           same state, new page (a hidden tab shown again, a window reload)
@@ -179,7 +181,7 @@ import { launchBrowser } from '../../scripts/lib/vscode.mjs';
  * One Chromium for a mocha suite. Each test opens its app with the function returned; the app is closed after
  * the test, and a test that passed fails if the page logged an error or broke the CSP.
  */
-export function webviewSuite(): (app: string, options: AppOptions) => Promise<OpenApp> {
+export function withWebviewApps(): (app: string, options: AppOptions) => Promise<OpenApp> {
   let browser: Browser | undefined;
   const opened: OpenApp[] = [];
   before(async () => {
@@ -199,7 +201,7 @@ export function webviewSuite(): (app: string, options: AppOptions) => Promise<Op
 }
 
 /** Where component-test screenshots go (looked at by people, named in the README). */
-export async function shot(p: Page, name: string): Promise<void> {
+export async function screenshot(p: Page, name: string): Promise<void> {
   const dir = path.join(ROOT, '.test-output/screenshots');
   fs.mkdirSync(dir, { recursive: true });
   await p.screenshot({ path: path.join(dir, `${name}.png`) });

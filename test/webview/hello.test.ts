@@ -1,13 +1,13 @@
 // The connection-check app on the frame: ready answered with state, a request, a draft that survives a reload,
 // notifications, and no CSP violation.
 import assert from 'node:assert/strict';
-import { webviewSuite, type OpenApp } from './harness';
+import { withWebviewApps, type OpenApp } from './harness';
 
 const connection = { endpoint: 'http://127.0.0.1:1984', signedIn: true, source: 'environment' as const };
 const ready = () => ({ restore: 'hello', connection: { signedIn: true, endpoint: connection.endpoint }, state: connection });
 
 describe('webview: connection check', () => {
-  const open = webviewSuite();
+  const open = withWebviewApps();
   let app: OpenApp;
 
   it('renders the state the host answers to ready, and keeps how to restore it', async () => {

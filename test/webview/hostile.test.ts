@@ -15,7 +15,7 @@ import { PlaygroundReady, PlaygroundState, RunDelta, RunFinished } from '../../s
 import { PromptCommitReady, PromptCommitState } from '../../src/protocol/promptCommit';
 import { HOSTILE, HOSTILE_KEYS, PWNED, type HostileEntry } from '../harness/hostile';
 import { recordFigures } from '../harness/report';
-import { webviewSuite, type OpenApp } from './harness';
+import { withWebviewApps, type OpenApp } from './harness';
 
 type Json = unknown;
 const ENDPOINT = 'http://127.0.0.1:1984';
@@ -350,7 +350,7 @@ async function settle(page: Page): Promise<void> {
 
 describe('webview: hostile server text in every app', function () {
   this.timeout(120_000);
-  const open = webviewSuite();
+  const open = withWebviewApps();
   const figures = { appsChecked: 0, loads: 0, entries: HOSTILE.length, hostileFields: 0, fieldsByApp: {} as Record<string, number>, scriptsExecuted: 0, cspViolations: 0, consoleErrors: 0, dangerousElements: 0, eventHandlerAttributes: 0, dangerousUrls: 0, injectedBlocked: 0 };
 
   after(() => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type * as z from 'zod/mini';
 import { PlaygroundState, RunFinished, RunPrompt } from '../../src/protocol/playground';
-import { HostError, shot, webviewSuite, type OpenApp } from './harness';
+import { HostError, screenshot, withWebviewApps, type OpenApp } from './harness';
 
 type RunParams = z.infer<typeof RunPrompt.params>;
 type Finished = z.infer<typeof RunFinished.params>;
@@ -90,7 +90,7 @@ const text = async (page: Page, testId: string) => ((await page.getByTestId(test
 const flag = (page: Page) => page.evaluate(() => (window as unknown as { __x?: unknown }).__x);
 
 describe('webview: playground', () => {
-  const open = webviewSuite();
+  const open = withWebviewApps();
   let app: OpenApp;
 
   it('shows the prompt as written, one field per variable with the remembered values, the model and where runs go; screenshots in both themes', async () => {
@@ -129,7 +129,7 @@ describe('webview: playground', () => {
       await app.notify('playground/delta', { runId: 'run-1', text: 'Open Settings, then Security, ' });
       await app.notify('playground/finished', finished('run-1'));
       await page.getByTestId('outcome-line').waitFor();
-      await shot(page, `playground-${theme}`);
+      await screenshot(page, `playground-${theme}`);
       await page.getByTestId('open-file').click();
       await sent(app, 'playground/openSource');
       assert.deepEqual(app.problems, [], 'console errors or CSP violations');
@@ -161,7 +161,7 @@ describe('webview: playground', () => {
     const collapsed = await template.evaluate((el) => el.clientHeight);
     assert.ok(collapsed < (await template.evaluate((el) => el.scrollHeight)), 'the collapsed template hides its end');
     assert.equal(await more.getAttribute('aria-expanded'), 'false');
-    await shot(page, 'playground-400px');
+    await screenshot(page, 'playground-400px');
     await more.click();
     const less = page.getByRole('button', { name: 'Show less of the system message' });
     assert.equal(await less.getAttribute('aria-expanded'), 'true');
@@ -354,7 +354,7 @@ describe('webview: playground', () => {
     assert.equal(await page.getByLabel('question', { exact: true }).inputValue(), 'My typed question');
     assert.equal(await page.getByLabel('Temperature').inputValue(), '1.1');
     assert.equal(await disabled(page, 'run'), false);
-    await shot(page, 'playground-error');
+    await screenshot(page, 'playground-error');
   });
 
   it('shows a request error at the variable it names, and other request errors in the error area', async () => {
@@ -415,7 +415,7 @@ describe('webview: playground', () => {
       assert.equal(await text(page, 'max-tokens-error'), 'Max tokens is a whole number from 1 to 1,000,000 (leave it empty for the model’s default).', `max tokens ${bad}`);
       assert.equal(await disabled(page, 'run'), true);
     }
-    await shot(page, 'playground-invalid');
+    await screenshot(page, 'playground-invalid');
     await maxTokens.fill('1000000');
     assert.equal(await page.getByTestId('max-tokens-error').count(), 0);
     await page.getByRole('textbox', { name: /^Model/ }).fill('m'.repeat(201));
@@ -476,7 +476,7 @@ describe('webview: playground', () => {
     assert.equal(await disabled(page, 'send'), true);
     await page.getByTestId('message-input').fill('Thanks');
     assert.equal(await disabled(page, 'send'), false);
-    await shot(page, 'playground-chat');
+    await screenshot(page, 'playground-chat');
     await page.getByTestId('new-session').click();
     await page.getByTestId('no-turns').waitFor();
     assert.equal(await page.getByTestId('turn').count(), 0);
@@ -623,7 +623,7 @@ describe('webview: playground', () => {
     assert.equal(await page.getByTestId('endpoint').count(), 0);
     assert.equal(await disabled(page, 'run'), true);
     assert.equal(await text(page, 'why-disabled'), 'Configure a model endpoint to run the prompt.');
-    await shot(page, 'playground-no-endpoint');
+    await screenshot(page, 'playground-no-endpoint');
     await warning.getByRole('button', { name: 'Configure…' }).click();
     await sent(app, 'playground/configureModel');
     // The host answers with the new state.
@@ -678,7 +678,7 @@ describe('webview: playground', () => {
     assert.equal(await page.getByTestId('answer').textContent(), `${img}${script}${link}${rtl}${long}`);
     assert.equal(await text(page, 'run-error-message'), `${img} ${script}`);
     assert.equal(await text(page, 'run-error-hint'), link);
-    await shot(page, 'playground-hostile');
+    await screenshot(page, 'playground-hostile');
     assert.equal(await page.locator('#root img, #root script, #root a, #root iframe').count(), 0);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `long text widens the page by ${overflow}px`);

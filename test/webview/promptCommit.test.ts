@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { PromptCommitState, type ChangeInfo, type RemoteInfo } from '../../src/protocol/promptCommit';
-import { HostError, shot, webviewSuite, type OpenApp } from './harness';
+import { HostError, screenshot, withWebviewApps, type OpenApp } from './harness';
 
 const LATEST = '3f9a1c7e2b4d6f80a1c3e5f70912b4d6e8fa0c21';
 const OLDER = '8c27e0d5b19f4a63c7d2e8f1a0b3c5d7e9f1a2b4';
@@ -109,7 +109,7 @@ async function sent(app: OpenApp, method: string, count = 1) {
 }
 
 describe('webview: prompt commit', () => {
-  const open = webviewSuite();
+  const open = withWebviewApps();
   let app: OpenApp;
 
   it('shows the prompt, its latest commit, variables and what the push changes; screenshots in both themes', async () => {
@@ -155,7 +155,7 @@ describe('webview: prompt commit', () => {
       assert.equal(await pushDisabled(page), false);
       assert.equal(await page.getByTestId('why-disabled').count(), 0);
       assert.equal(await page.getByTestId('new-prompt').count(), 0);
-      await shot(page, `prompt-commit-${theme}`);
+      await screenshot(page, `prompt-commit-${theme}`);
       assert.deepEqual(app.problems, [], 'console errors or CSP violations');
       if (theme === 'dark') await app.close();
     }
@@ -177,7 +177,7 @@ describe('webview: prompt commit', () => {
     });
     assert.ok(second !== undefined, 'the line wraps at 400px');
     assert.ok(Math.abs(first! - second) < 1, `the wrapped part starts at ${second}px, its line's text at ${first}px`);
-    await shot(app.page, 'prompt-commit-400px');
+    await screenshot(app.page, 'prompt-commit-400px');
   });
 
   it('pushes on the latest commit with the description and tags, says what it did, and clears the draft', async () => {
@@ -223,7 +223,7 @@ describe('webview: prompt commit', () => {
     const saved = (await app.savedState()) as { drafts: { commit: { description: string; tags: string } } };
     assert.equal(saved.drafts.commit.description, '');
     assert.equal(saved.drafts.commit.tags, '');
-    await shot(page, 'prompt-commit-pushed');
+    await screenshot(page, 'prompt-commit-pushed');
     await result.getByRole('button', { name: 'Open commit' }).click();
     await sent(app, 'promptCommit/openCommit');
     assert.deepEqual(app.requests('promptCommit/openCommit'), [{ hash: PUSHED }]);
@@ -292,7 +292,7 @@ describe('webview: prompt commit', () => {
     assert.deepEqual(await page.getByTestId('change').locator('.pc-line').allTextContents(), ['− Keep it under 60 words.', '+ Keep it under 80 words and use plain language.']);
     // The draft is kept for the push on the new commit.
     assert.equal(await page.getByTestId('commit-description').inputValue(), 'Plain language');
-    await shot(page, 'prompt-commit-stale');
+    await screenshot(page, 'prompt-commit-stale');
     await page.getByTestId('push').click();
     await page.getByText(/^Pushed commit /).waitFor();
     assert.deepEqual(pushes(app).map((p) => p.parent), [LATEST, NEWER]);
@@ -321,7 +321,7 @@ describe('webview: prompt commit', () => {
     assert.equal(await priv.isChecked(), false);
     assert.equal(await page.getByTestId('push').textContent(), 'Create and Push');
     assert.equal(await pushDisabled(page), false);
-    await shot(page, 'prompt-commit-new');
+    await screenshot(page, 'prompt-commit-new');
     await description.fill('Sorts support tickets by urgency and team.');
     await priv.check();
     assert.equal(await pub.isChecked(), false);
@@ -364,7 +364,7 @@ describe('webview: prompt commit', () => {
     assert.equal(await pushDisabled(page), true);
     assert.equal(await page.getByTestId('why-disabled').textContent(), 'Fix the 2 problems in the file first.');
     assert.equal(await page.getByTestId('changes').count(), 0, 'no changes shown for a file that does not read');
-    await shot(page, 'prompt-commit-problems');
+    await screenshot(page, 'prompt-commit-problems');
     await page.getByRole('button', { name: 'Line 12:21' }).click();
     await page.getByRole('button', { name: 'Line 4:3' }).click();
     await sent(app, 'promptCommit/revealFile', 2);
@@ -394,7 +394,7 @@ describe('webview: prompt commit', () => {
     assert.equal(await page.getByTestId('why-disabled').textContent(), REFUSAL);
     assert.equal(await page.getByTestId('changes').count(), 0);
     assert.equal(await page.getByTestId('new-prompt').count(), 0);
-    await shot(page, 'prompt-commit-other-tenant');
+    await screenshot(page, 'prompt-commit-other-tenant');
     await page.getByTestId('push').click({ force: true });
     await page.waitForTimeout(100);
     assert.deepEqual(pushes(app), []);
@@ -431,7 +431,7 @@ describe('webview: prompt commit', () => {
     assert.equal(await pushDisabled(page), true);
     await tags.fill('deadbeef');
     assert.deepEqual(await tagError.allTextContents(), ['“deadbeef” would be read as a commit reference.']);
-    await shot(page, 'prompt-commit-bad-tag');
+    await screenshot(page, 'prompt-commit-bad-tag');
     await page.getByTestId('push').click({ force: true });
     await page.waitForTimeout(100);
     assert.deepEqual(pushes(app), []);
@@ -464,7 +464,7 @@ describe('webview: prompt commit', () => {
     assert.equal(await page.getByTestId('commit-description').inputValue(), 'Plain language, shorter');
     assert.equal(await page.getByTestId('env-staging').getAttribute('aria-pressed'), 'true');
     assert.equal(await pushDisabled(page), false, 'the push can be tried again');
-    await shot(page, 'prompt-commit-error');
+    await screenshot(page, 'prompt-commit-error');
     // Typing again clears the error.
     await page.getByTestId('commit-description').fill('Plain language, shorter.');
     assert.equal(await page.getByTestId('error').count(), 0);
