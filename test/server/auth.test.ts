@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { KeyRing, type Tenant } from '../../server/context';
 import { DEFAULT_TENANTS, isLoopbackHost, remoteWarning, startServer } from '../../server/index';
 import { withLocalServer } from '../harness/localServer';
-import { api } from './helpers';
+import { rawRequest } from '../harness/http';
 
 const tenant = (handle: string, apiKey: string): Tenant => ({ id: `id-${handle}`, handle, apiKey, displayName: handle });
 
@@ -62,11 +62,11 @@ describe('API keys: constant-time lookup (KeyRing)', () => {
   describe('through the server', () => {
     const srv = withLocalServer();
     it('right key → 200; wrong key of the same length, other length, empty, Bearer → as expected', async () => {
-      assert.equal((await api(srv(), 'GET', '/settings')).status, 200);
-      assert.equal((await api(srv(), 'GET', '/settings', undefined, { apiKey: 'local-dev-kez' })).status, 401);
-      assert.equal((await api(srv(), 'GET', '/settings', undefined, { apiKey: 'local-dev-key-and-more' })).status, 401);
-      assert.equal((await api(srv(), 'GET', '/settings', undefined, { apiKey: '' })).status, 401);
-      const bearer = await api(srv(), 'GET', '/settings', undefined, { apiKey: null, headers: { authorization: 'Bearer local-other-key' } });
+      assert.equal((await rawRequest(srv(), 'GET', '/settings')).status, 200);
+      assert.equal((await rawRequest(srv(), 'GET', '/settings', undefined, { apiKey: 'local-dev-kez' })).status, 401);
+      assert.equal((await rawRequest(srv(), 'GET', '/settings', undefined, { apiKey: 'local-dev-key-and-more' })).status, 401);
+      assert.equal((await rawRequest(srv(), 'GET', '/settings', undefined, { apiKey: '' })).status, 401);
+      const bearer = await rawRequest(srv(), 'GET', '/settings', undefined, { apiKey: null, headers: { authorization: 'Bearer local-other-key' } });
       assert.equal(bearer.status, 200);
       assert.equal(bearer.body.tenant_handle, 'other');
     });

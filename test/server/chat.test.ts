@@ -13,7 +13,8 @@ import {
 import { openChatStreams } from '../../server/routes/chat';
 import type { DB } from '../../server/db';
 import { startLocalServer, withLocalServer, type LocalServer } from '../harness/localServer';
-import { api, sleep } from './helpers';
+import { rawRequest } from '../harness/http';
+import { sleep } from './helpers';
 import { bundleServerCli } from '../harness/serverCli';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -95,7 +96,7 @@ describe('OpenAI-compatible chat completions (local-echo)', function () {
     it('GET /v1/models lists local-echo; retrieving another model is a 404 in OpenAI shape', async () => {
       const models = await openai(srv()).models.list();
       assert.deepEqual(models.data, [{ id: 'local-echo', object: 'model', created: LOCAL_MODEL_CREATED, owned_by: 'langsmith-workbench' }]);
-      const raw = await api(srv(), 'GET', '/v1/models');
+      const raw = await rawRequest(srv(), 'GET', '/v1/models');
       assert.deepEqual(raw.body, { object: 'list', data: models.data });
       assert.equal((await openai(srv()).models.retrieve('local-echo')).id, 'local-echo');
       const missing = await apiError(openai(srv()).models.retrieve('gpt-4o'), OpenAI.NotFoundError);
@@ -239,12 +240,12 @@ describe('OpenAI-compatible chat completions (local-echo)', function () {
       assert.match(none.message, /missing API key/);
       const models = await apiError(openai(srv(), { apiKey: 'nope' }).models.list(), OpenAI.AuthenticationError);
       assert.equal(models.code, 'invalid_api_key');
-      const raw = await api(srv(), 'POST', '/v1/chat/completions', params, { apiKey: null });
+      const raw = await rawRequest(srv(), 'POST', '/v1/chat/completions', params, { apiKey: null });
       assert.equal(raw.status, 401);
       assert.deepEqual(Object.keys(raw.body), ['error']);
       // The other tenant's key is as good; so is x-api-key instead of Bearer.
       assert.equal((await openai(srv(), { apiKey: srv().otherApiKey }).chat.completions.create(params)).model, 'local-echo');
-      const viaHeader = await api(srv(), 'POST', '/v1/chat/completions', params);
+      const viaHeader = await rawRequest(srv(), 'POST', '/v1/chat/completions', params);
       assert.equal(viaHeader.status, 200);
       assert.equal(viaHeader.body.choices[0].message.content, localEchoAnswer(params));
     });
@@ -300,22 +301,22 @@ describe('OpenAI-compatible chat completions (local-echo)', function () {
     });
 
     it('malformed JSON and unknown paths answer in OpenAI shape; LangSmith routes keep {detail}', async () => {
-      const malformed = await api(srv(), 'POST', '/v1/chat/completions', undefined, { rawBody: '{"model": ', headers: { 'content-type': 'application/json' } });
+      const malformed = await rawRequest(srv(), 'POST', '/v1/chat/completions', undefined, { rawBody: '{"model": ', headers: { 'content-type': 'application/json' } });
       assert.equal(malformed.status, 400);
       assert.equal(malformed.body.error.type, 'invalid_request_error');
       assert.match(malformed.body.error.message, /JSON/);
-      const notObject = await api(srv(), 'POST', '/v1/chat/completions', [1, 2]);
+      const notObject = await rawRequest(srv(), 'POST', '/v1/chat/completions', [1, 2]);
       assert.equal(notObject.status, 400);
       assert.match(notObject.body.error.message, /JSON object/);
-      const unknownPath = await api(srv(), 'GET', '/v1/chat/completions/nope');
+      const unknownPath = await rawRequest(srv(), 'GET', '/v1/chat/completions/nope');
       assert.equal(unknownPath.status, 404);
       assert.deepEqual(unknownPath.body, { error: { message: 'Invalid URL (GET /v1/chat/completions/nope)', type: 'invalid_request_error', param: null, code: null } });
       const wrongMethod = await apiError(openai(srv()).get('/chat/completions'), OpenAI.NotFoundError);
       assert.equal(wrongMethod.type, 'invalid_request_error');
       // Everything else is as it was.
-      assert.deepEqual((await api(srv(), 'GET', '/nothing-here')).body, { detail: 'Not Found: GET /nothing-here' });
-      assert.deepEqual((await api(srv(), 'GET', '/datasets', undefined, { apiKey: 'wrong' })).body, { detail: 'Unauthorized: invalid API key' });
-      assert.equal((await api(srv(), 'POST', '/datasets', { name: 'chat-ds', bogus: 1 })).body.detail.includes('bogus'), true);
+      assert.deepEqual((await rawRequest(srv(), 'GET', '/nothing-here')).body, { detail: 'Not Found: GET /nothing-here' });
+      assert.deepEqual((await rawRequest(srv(), 'GET', '/datasets', undefined, { apiKey: 'wrong' })).body, { detail: 'Unauthorized: invalid API key' });
+      assert.equal((await rawRequest(srv(), 'POST', '/datasets', { name: 'chat-ds', bogus: 1 })).body.detail.includes('bogus'), true);
       assert.equal(srv().server.stats().internalErrors, 0);
     });
   });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { csvHeader } from '../../src/common/csv';
 import { withLocalServer } from '../harness/localServer';
-import { api } from './helpers';
+import { rawRequest } from '../harness/http';
 
 const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
 // Not among the names: "__proto__" (the server reads rows into plain objects, where that name is lost) and line
@@ -22,7 +22,7 @@ function upload(srv: ReturnType<ReturnType<typeof withLocalServer>>, csv: string
   for (const k of inputKeys) form.append('input_keys', k);
   for (const k of outputKeys) form.append('output_keys', k);
   form.append('data_type', 'kv');
-  return api(srv, 'POST', '/datasets/upload', undefined, { rawBody: form });
+  return rawRequest(srv, 'POST', '/datasets/upload', undefined, { rawBody: form });
 }
 
 describe('fuzz: CSV upload', function () {
@@ -49,7 +49,7 @@ describe('fuzz: CSV upload', function () {
           const [first, ...rest] = columns;
           const res = await upload(srv(), csv, [first!], rest, `fuzz-${++n}`);
           assert.equal(res.status, 201, `${JSON.stringify(csv)} → ${res.status} ${res.text.slice(0, 300)}`);
-          const examples = (await api(srv(), 'GET', `/examples?dataset=${res.body.id}`)).body as Array<{ inputs: object; outputs: object | null }>;
+          const examples = (await rawRequest(srv(), 'GET', `/examples?dataset=${res.body.id}`)).body as Array<{ inputs: object; outputs: object | null }>;
           // The same names (a JSON object lists integer-like keys first, so the order may differ).
           const sorted = (a: string[]) => [...a].sort();
           for (const e of examples) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { withLocalServer } from '../harness/localServer';
-import { api, client, collect, sleep } from './helpers';
+import { rawRequest } from '../harness/http';
+import { client, collect, sleep } from './helpers';
 
 describe('datasets: CRUD, upload, sharing, versions, splits, export, search, comparative', () => {
   const srv = withLocalServer();
@@ -91,7 +92,7 @@ describe('datasets: CRUD, upload, sharing, versions, splits, export, search, com
     await c.unshareDataset(d.id);
     await assert.rejects(c.readSharedDataset(token), /404/);
     assert.equal((await fetch(`${srv().url}/public/${token}/d`)).status, 404);
-    const none = await api(srv(), 'GET', `/datasets/${d.id}/share`);
+    const none = await rawRequest(srv(), 'GET', `/datasets/${d.id}/share`);
     assert.equal(none.body, null);
     void e1;
   });
@@ -103,14 +104,14 @@ describe('datasets: CRUD, upload, sharing, versions, splits, export, search, com
       { dataset_id: d.id, inputs: { q: 'a' }, outputs: { r: 1 } },
       { dataset_id: d.id, inputs: { q: 'b' }, outputs: { r: 2 } },
     ]);
-    const v1 = (await api(srv(), 'GET', `/datasets/${d.id}/versions`)).body[0].as_of;
+    const v1 = (await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions`)).body[0].as_of;
     await sleep(3);
     await c.updateExample(a.id, { inputs: { q: 'a2' }, dataset_id: d.id });
     await sleep(3);
     const [cEx] = await c.createExamples([{ dataset_id: d.id, inputs: { q: 'c' } }]);
     await sleep(3);
     await c.deleteExample(b.id);
-    const versions = (await api(srv(), 'GET', `/datasets/${d.id}/versions`)).body;
+    const versions = (await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions`)).body;
     assert.equal(versions.length, 4, 'create, update, create, delete');
     const v2 = versions[2].as_of;
 
@@ -129,14 +130,14 @@ describe('datasets: CRUD, upload, sharing, versions, splits, export, search, com
     assert.deepEqual(atProd.map((e) => e.inputs.q).sort(), ['a', 'b']);
     await c.updateDatasetTag({ datasetId: d.id, asOf: v2, tag: 'prod' });
     assert.equal((await c.readDatasetVersion({ datasetId: d.id, tag: 'prod' })).as_of, v2);
-    const listed = (await api(srv(), 'GET', `/datasets/${d.id}/versions`)).body;
+    const listed = (await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions`)).body;
     assert.deepEqual(listed.find((v: any) => v.as_of === v2).tags, ['prod']);
     assert.deepEqual(listed.find((v: any) => v.as_of === v1).tags, []);
     // A time between versions resolves to the version before it.
     const between = new Date(new Date(v2).getTime() + 1).toISOString();
     assert.equal((await c.readDatasetVersion({ datasetId: d.id, asOf: between })).as_of, v2);
     await assert.rejects(c.readDatasetVersion({ datasetId: d.id }), /Exactly one of asOf and tag/);
-    assert.equal((await api(srv(), 'GET', `/datasets/${d.id}/version`)).status, 422);
+    assert.equal((await rawRequest(srv(), 'GET', `/datasets/${d.id}/version`)).status, 422);
 
     // Diff
     const diff = await c.diffDatasetVersions({ datasetId: d.id, fromVersion: v1, toVersion: 'latest' });
@@ -147,7 +148,7 @@ describe('datasets: CRUD, upload, sharing, versions, splits, export, search, com
     assert.deepEqual(back.examples_added, [b.id]);
     assert.deepEqual(back.examples_removed, [cEx.id]);
     assert.deepEqual(back.examples_modified, []);
-    const unknown = await api(srv(), 'GET', `/datasets/${d.id}/versions/diff?from_version=nope&to_version=latest`);
+    const unknown = await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions/diff?from_version=nope&to_version=latest`);
     assert.equal(unknown.status, 404);
   }).timeout(10_000);
 
@@ -159,7 +160,7 @@ describe('datasets: CRUD, upload, sharing, versions, splits, export, search, com
       { dataset_id: d.id, inputs: { i: 1 }, split: ['train', 'dev'] },
       { dataset_id: d.id, inputs: { i: 2 } },
     ]);
-    const v0 = (await api(srv(), 'GET', `/datasets/${d.id}/versions`)).body[0].as_of;
+    const v0 = (await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions`)).body[0].as_of;
     assert.deepEqual(await c.listDatasetSplits({ datasetId: d.id }), ['base', 'dev', 'train']);
     await c.updateDatasetSplits({ datasetId: d.id, splitName: 'test', exampleIds: [exs[2].id] });
     await c.updateDatasetSplits({ datasetId: d.id, splitName: 'dev', exampleIds: [exs[1].id], remove: true });
@@ -169,7 +170,7 @@ describe('datasets: CRUD, upload, sharing, versions, splits, export, search, com
     assert.deepEqual(train.map((e) => e.inputs.i).sort(), [0, 1]);
     const test = await collect(c.listExamples({ datasetId: d.id, splits: ['test'] }));
     assert.deepEqual(test.map((e) => e.inputs.i), [2]);
-    assert.equal((await api(srv(), 'GET', `/datasets/${d.id}/versions`)).body.length, 3);
+    assert.equal((await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions`)).body.length, 3);
   });
 
   it('index + search: bm25 ranking over input text, honouring limit and filter', async () => {
@@ -181,21 +182,21 @@ describe('datasets: CRUD, upload, sharing, versions, splits, export, search, com
       { dataset_id: d.id, inputs: { q: 'How to change a bicycle tire' }, metadata: { topic: 'bikes' } },
       { dataset_id: d.id, inputs: { q: 'Sourdough sourdough sourdough bread recipe' }, metadata: { topic: 'recipes' } },
     ]);
-    const before = await api(srv(), 'POST', `/datasets/${d.id}/search`, { inputs: { q: 'sourdough' } });
+    const before = await rawRequest(srv(), 'POST', `/datasets/${d.id}/search`, { inputs: { q: 'sourdough' } });
     assert.equal(before.status, 400, 'search needs an index first');
-    assert.equal((await api(srv(), 'POST', `/datasets/${d.id}/index`, { tag: 'latest' })).status, 200);
-    const r = await api(srv(), 'POST', `/datasets/${d.id}/search`, { inputs: { q: 'sourdough bread' }, limit: 10 });
+    assert.equal((await rawRequest(srv(), 'POST', `/datasets/${d.id}/index`, { tag: 'latest' })).status, 200);
+    const r = await rawRequest(srv(), 'POST', `/datasets/${d.id}/search`, { inputs: { q: 'sourdough bread' }, limit: 10 });
     assert.equal(r.status, 200);
     const qs = r.body.examples.map((e: any) => e.inputs.q);
     assert.equal(qs.length, 3, 'the bicycle example does not match');
     assert.equal(qs[0], 'Sourdough sourdough sourdough bread recipe', 'most matching terms ranks first');
-    const limited = await api(srv(), 'POST', `/datasets/${d.id}/search`, { inputs: { q: 'sourdough bread' }, limit: 1 });
+    const limited = await rawRequest(srv(), 'POST', `/datasets/${d.id}/search`, { inputs: { q: 'sourdough bread' }, limit: 1 });
     assert.equal(limited.body.examples.length, 1);
-    const filtered = await api(srv(), 'POST', `/datasets/${d.id}/search`, { inputs: { q: 'sourdough' }, limit: 10, filter: 'has(metadata, \'{"topic": "baking"}\')' });
+    const filtered = await rawRequest(srv(), 'POST', `/datasets/${d.id}/search`, { inputs: { q: 'sourdough' }, limit: 10, filter: 'has(metadata, \'{"topic": "baking"}\')' });
     assert.deepEqual(filtered.body.examples.map((e: any) => e.metadata.topic), ['baking', 'baking']);
     // New examples are searchable without re-indexing.
     await c.createExamples([{ dataset_id: d.id, inputs: { q: 'bicycle chain grease' } }]);
-    const fresh = await api(srv(), 'POST', `/datasets/${d.id}/search`, { inputs: { q: 'grease' } });
+    const fresh = await rawRequest(srv(), 'POST', `/datasets/${d.id}/search`, { inputs: { q: 'grease' } });
     assert.equal(fresh.body.examples.length, 1);
   });
 
@@ -211,21 +212,21 @@ describe('datasets: CRUD, upload, sharing, versions, splits, export, search, com
     const implied = await c.createComparativeExperiment({ name: 'implied', experimentIds: [e1.id] } as any);
     assert.equal(implied.reference_dataset_id, d.id);
     await assert.rejects(c.createComparativeExperiment({ name: 'none', experimentIds: [] }), /At least one experiment/);
-    const bad = await api(srv(), 'POST', '/datasets/comparative', { name: 'x', experiment_ids: [crypto.randomUUID()], reference_dataset_id: d.id });
+    const bad = await rawRequest(srv(), 'POST', '/datasets/comparative', { name: 'x', experiment_ids: [crypto.randomUUID()], reference_dataset_id: d.id });
     assert.equal(bad.status, 404);
-    const list = await api(srv(), 'GET', `/datasets/${d.id}/comparative`);
+    const list = await rawRequest(srv(), 'GET', `/datasets/${d.id}/comparative`);
     assert.deepEqual(list.body.map((x: any) => x.name).sort(), ['A vs B', 'implied']);
     const newestFirst = [...list.body].sort((a: any, b: any) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id));
     assert.deepEqual(list.body.map((x: any) => x.id), newestFirst.map((x: any) => x.id), 'newest first by default');
     // The listing's filters and order, as LangSmith's: id, name, name_contains, sort_by(_desc), limit ≤ 100.
-    const byId = await api(srv(), 'GET', `/datasets/${d.id}/comparative?id=${cmp.id}`);
+    const byId = await rawRequest(srv(), 'GET', `/datasets/${d.id}/comparative?id=${cmp.id}`);
     assert.deepEqual(byId.body.map((x: any) => x.id), [cmp.id]);
-    assert.deepEqual((await api(srv(), 'GET', `/datasets/${d.id}/comparative?name=implied`)).body.map((x: any) => x.id), [implied.id]);
-    assert.deepEqual((await api(srv(), 'GET', `/datasets/${d.id}/comparative?name_contains=vs`)).body.map((x: any) => x.id), [cmp.id]);
-    const byName = await api(srv(), 'GET', `/datasets/${d.id}/comparative?sort_by=name&sort_by_desc=false`);
+    assert.deepEqual((await rawRequest(srv(), 'GET', `/datasets/${d.id}/comparative?name=implied`)).body.map((x: any) => x.id), [implied.id]);
+    assert.deepEqual((await rawRequest(srv(), 'GET', `/datasets/${d.id}/comparative?name_contains=vs`)).body.map((x: any) => x.id), [cmp.id]);
+    const byName = await rawRequest(srv(), 'GET', `/datasets/${d.id}/comparative?sort_by=name&sort_by_desc=false`);
     assert.deepEqual(byName.body.map((x: any) => x.name), ['A vs B', 'implied']);
-    assert.deepEqual((await api(srv(), 'GET', `/datasets/${d.id}/comparative?limit=1&offset=1`)).body.map((x: any) => x.id), [list.body[1].id]);
-    assert.equal((await api(srv(), 'GET', `/datasets/${d.id}/comparative?limit=101`)).status, 422);
-    assert.equal((await api(srv(), 'GET', `/datasets/${d.id}/comparative?sort_by=size`)).status, 422);
+    assert.deepEqual((await rawRequest(srv(), 'GET', `/datasets/${d.id}/comparative?limit=1&offset=1`)).body.map((x: any) => x.id), [list.body[1].id]);
+    assert.equal((await rawRequest(srv(), 'GET', `/datasets/${d.id}/comparative?limit=101`)).status, 422);
+    assert.equal((await rawRequest(srv(), 'GET', `/datasets/${d.id}/comparative?sort_by=size`)).status, 422);
   });
 });

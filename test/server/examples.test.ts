@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { nearestEnd, type RevRow } from '../../server/store/examples';
 import { withLocalServer } from '../harness/localServer';
-import { api, client, collect } from './helpers';
+import { rawRequest } from '../harness/http';
+import { client, collect } from './helpers';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
@@ -84,11 +85,11 @@ describe('examples: multipart create/update with attachments, reads, filters, de
     assert.equal(odd.length, 6);
     const filtered = await collect(c.listExamples({ datasetId: d.id, filter: 'and(has(metadata, \'{"parity": "even"}\'), gt(metadata.i, 5))' } as any));
     assert.deepEqual(filtered.map((e) => e.inputs.i).sort((a, b) => a - b), [6, 8, 10]);
-    const page = await api(srv(), 'GET', `/examples?dataset=${d.id}&limit=5&offset=10`);
+    const page = await rawRequest(srv(), 'GET', `/examples?dataset=${d.id}&limit=5&offset=10`);
     assert.equal(page.body.length, 2);
-    const sel = await api(srv(), 'GET', `/examples?dataset=${d.id}&limit=1&select=metadata`);
+    const sel = await rawRequest(srv(), 'GET', `/examples?dataset=${d.id}&limit=1&select=metadata`);
     assert.ok('metadata' in sel.body[0] && !('outputs' in sel.body[0]));
-    const badFilter = await api(srv(), 'GET', `/examples?dataset=${d.id}&filter=${encodeURIComponent('nope(')}`);
+    const badFilter = await rawRequest(srv(), 'GET', `/examples?dataset=${d.id}&filter=${encodeURIComponent('nope(')}`);
     assert.equal(badFilter.status, 400);
   });
 
@@ -99,7 +100,7 @@ describe('examples: multipart create/update with attachments, reads, filters, de
     const createdAt = new Date('2026-01-01T00:00:00Z').toISOString();
     await c.createExamples(Array.from({ length: 250 }, (_, i) => ({ dataset_id: d.id, inputs: { i }, created_at: i < 120 ? createdAt : undefined })) as any);
     const page = async (offset: number, limit = 50, extra = '') =>
-      ((await api(srv(), 'GET', `/examples?dataset=${d.id}&limit=${limit}&offset=${offset}${extra}`)).body as { id: string }[]).map((e) => e.id);
+      ((await rawRequest(srv(), 'GET', `/examples?dataset=${d.id}&limit=${limit}&offset=${offset}${extra}`)).body as { id: string }[]).map((e) => e.id);
     // The reference: every page asked for on its own (no page ended where it starts before).
     const fresh: string[][] = [];
     for (let off = 200; off >= 0; off -= 50) fresh.unshift(await page(off));
@@ -118,7 +119,7 @@ describe('examples: multipart create/update with attachments, reads, filters, de
     const ahead120 = await page(120, 20);
     const ahead230 = await page(230, 50);
     // Filters take part: a filtered listing is not mixed up with the plain one.
-    const odd = ((await api(srv(), 'GET', `/examples?dataset=${d.id}&limit=20&offset=20&filter=${encodeURIComponent('eq(metadata.x, 1)')}`)).body as unknown[]);
+    const odd = ((await rawRequest(srv(), 'GET', `/examples?dataset=${d.id}&limit=20&offset=20&filter=${encodeURIComponent('eq(metadata.x, 1)')}`)).body as unknown[]);
     assert.deepEqual(odd, []);
     const full = (await collect(c.listExamples({ datasetId: d.id }))).map((e) => e.id);
     assert.equal(full.length, 251);
@@ -133,11 +134,11 @@ describe('examples: multipart create/update with attachments, reads, filters, de
     const d = await c.createDataset('ex-paging-hard-delete');
     const made = await c.createExamples(Array.from({ length: 30 }, (_, i) => ({ dataset_id: d.id, inputs: { i }, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() })) as any);
     const page = async (offset: number) =>
-      ((await api(srv(), 'GET', `/examples?dataset=${d.id}&limit=10&offset=${offset}`)).body as { inputs: { i: number } }[]).map((e) => e.inputs.i);
+      ((await rawRequest(srv(), 'GET', `/examples?dataset=${d.id}&limit=10&offset=${offset}`)).body as { inputs: { i: number } }[]).map((e) => e.inputs.i);
     assert.deepEqual(await page(0), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     assert.deepEqual(await page(10), [10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
     const gone = made.find((e) => (e.inputs as { i: number }).i === 3)!;
-    const del = await api(srv(), 'POST', '/v1/platform/datasets/examples/delete', { example_ids: [gone.id], hard_delete: true });
+    const del = await rawRequest(srv(), 'POST', '/v1/platform/datasets/examples/delete', { example_ids: [gone.id], hard_delete: true });
     assert.equal(del.status, 200, JSON.stringify(del.body));
     assert.deepEqual(await page(10), [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
     assert.deepEqual(await page(20), [21, 22, 23, 24, 25, 26, 27, 28, 29]);
@@ -187,7 +188,7 @@ describe('examples: multipart create/update with attachments, reads, filters, de
     const all = ['id', 'created_at', 'modified_at', 'name', 'dataset_id', 'source_run_id', 'metadata', 'inputs', 'outputs', 'attachment_urls'];
     assert.equal(await page(0, 100, all.map((f) => `&select=${f}`).join('')), expected(stored, true));
     // A single read answers every field too, as the official client's readExample expects.
-    assert.equal(JSON.stringify((await api(srv(), 'GET', `/examples/${stored[3]!.example_id}`)).body), JSON.stringify(shape(stored[3]!, true)));
+    assert.equal(JSON.stringify((await rawRequest(srv(), 'GET', `/examples/${stored[3]!.example_id}`)).body), JSON.stringify(shape(stored[3]!, true)));
   });
 
   it('a page starts from the recorded end at its offset, else from the nearest earlier one', () => {
@@ -209,9 +210,9 @@ describe('examples: multipart create/update with attachments, reads, filters, de
     assert.deepEqual((await collect(c.listExamples({ datasetId: d.id }))).map((e) => e.inputs.i), [2]);
     assert.equal((await collect(c.listExamples({ datasetId: d.id, asOf: v }))).length, 3);
     await assert.rejects(c.readExample(exs[0].id), /404/);
-    assert.equal((await api(srv(), 'GET', `/examples/${exs[0].id}?as_of=${encodeURIComponent(v)}`)).status, 200);
+    assert.equal((await rawRequest(srv(), 'GET', `/examples/${exs[0].id}?as_of=${encodeURIComponent(v)}`)).status, 200);
     await c.deleteExamples([exs[2].id], { hardDelete: true });
-    assert.equal((await api(srv(), 'GET', `/examples/${exs[2].id}?as_of=${encodeURIComponent(v)}`)).status, 404);
+    assert.equal((await rawRequest(srv(), 'GET', `/examples/${exs[2].id}?as_of=${encodeURIComponent(v)}`)).status, 404);
   });
 
   it('examples from a run: use_source_run_io copies inputs and outputs, use_source_run_attachments the named files', async () => {

@@ -2,7 +2,8 @@
 // written, GET /examples limits, select defaults and orders, and the versions list with its filters.
 import assert from 'node:assert/strict';
 import { withLocalServer } from '../harness/localServer';
-import { api, client, collect } from './helpers';
+import { rawRequest } from '../harness/http';
+import { client, collect } from './helpers';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 /** The client quotes the answer's JSON in its message: its quotes come escaped. */
@@ -18,7 +19,7 @@ describe('examples and versions as LangSmith has them', () => {
       { dataset_id: d.id, inputs: { q: 'a' }, attachments: { x: ['text/plain', bytes('X')], y: ['text/plain', bytes('Y')] } },
       { dataset_id: d.id, inputs: { q: 'b' } },
     ]);
-    const versions = async () => (await api(srv(), 'GET', `/datasets/${d.id}/versions`)).body.length;
+    const versions = async () => (await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions`)).body.length;
     const before = await versions();
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ rename: { nope: 'z' } }, new RegExp(`Example ${a!.id}: attachments_operations renames attachment "nope", which the example does not have`)],
@@ -54,15 +55,15 @@ describe('examples and versions as LangSmith has them', () => {
     const c = client(srv());
     const d = await c.createDataset('ex-limits');
     await c.createExamples(Array.from({ length: 130 }, (_, i) => ({ dataset_id: d.id, inputs: { i }, attachments: i === 0 ? { f: ['text/plain', bytes('F')] } : undefined })) as any);
-    assert.equal((await api(srv(), 'GET', `/examples?dataset=${d.id}`)).body.length, 100);
-    assert.equal((await api(srv(), 'GET', `/examples?dataset=${d.id}&limit=100`)).body.length, 100);
-    const over = await api(srv(), 'GET', `/examples?dataset=${d.id}&limit=101`);
+    assert.equal((await rawRequest(srv(), 'GET', `/examples?dataset=${d.id}`)).body.length, 100);
+    assert.equal((await rawRequest(srv(), 'GET', `/examples?dataset=${d.id}&limit=100`)).body.length, 100);
+    const over = await rawRequest(srv(), 'GET', `/examples?dataset=${d.id}&limit=101`);
     assert.equal(over.status, 422);
     assert.match(over.body.detail, /query\.limit/);
-    assert.equal((await api(srv(), 'GET', `/examples?dataset=${d.id}&select=nope`)).status, 422);
+    assert.equal((await rawRequest(srv(), 'GET', `/examples?dataset=${d.id}&select=nope`)).status, 422);
     // The official client pages through all of them 100 at a time.
     assert.equal((await collect(c.listExamples({ datasetId: d.id }))).length, 130);
-    const picked = (await api(srv(), 'GET', `/examples?dataset=${d.id}&limit=1&select=metadata&select=name`)).body[0];
+    const picked = (await rawRequest(srv(), 'GET', `/examples?dataset=${d.id}&limit=1&select=metadata&select=name`)).body[0];
     assert.deepEqual(Object.keys(picked).sort(), ['created_at', 'dataset_id', 'id', 'inputs', 'metadata', 'name']);
     const withFiles = (await collect(c.listExamples({ datasetId: d.id, includeAttachments: true }))).filter((e) => e.attachments && Object.keys(e.attachments).length);
     assert.deepEqual(withFiles.map((e) => [e.inputs.i, Object.keys(e.attachments!)]), [[0, ['f']]]);
@@ -76,7 +77,7 @@ describe('examples and versions as LangSmith has them', () => {
     );
     const byCreation = made.map((e) => e.id);
     const list = async (q: string) => {
-      const r = await api(srv(), 'GET', `/examples?dataset=${d.id}&select=id${q}`);
+      const r = await rawRequest(srv(), 'GET', `/examples?dataset=${d.id}&select=id${q}`);
       assert.equal(r.status, 200, JSON.stringify(r.body));
       return (r.body as { id: string }[]).map((e) => e.id);
     };
@@ -98,8 +99,8 @@ describe('examples and versions as LangSmith has them', () => {
     assert.deepEqual([...r1].sort(), [...byCreation].sort(), 'every example once');
     assert.notDeepEqual(r1, byCreation);
     assert.notDeepEqual(await paged('&order=random&random_seed=7'), r1);
-    assert.equal((await api(srv(), 'GET', `/examples?dataset=${d.id}&order=sideways`)).status, 422);
-    assert.equal((await api(srv(), 'GET', `/examples?dataset=${d.id}&order=random&random_seed=abc`)).status, 422);
+    assert.equal((await rawRequest(srv(), 'GET', `/examples?dataset=${d.id}&order=sideways`)).status, 422);
+    assert.equal((await rawRequest(srv(), 'GET', `/examples?dataset=${d.id}&order=random&random_seed=abc`)).status, 422);
   });
 
   it('GET /examples full_text_contains: every term in some text value of the inputs or outputs', async () => {
@@ -114,7 +115,7 @@ describe('examples and versions as LangSmith has them', () => {
     const ids = (i: number[]) => i.map((k) => made[k]!.id).sort();
     const find = async (...terms: string[]) => {
       const q = terms.map((t) => `&full_text_contains=${encodeURIComponent(t)}`).join('');
-      const res = await api(srv(), 'GET', `/examples?dataset=${d.id}${q}`);
+      const res = await rawRequest(srv(), 'GET', `/examples?dataset=${d.id}${q}`);
       assert.equal(res.status, 200, res.text);
       return (res.body as Array<{ id: string }>).map((e) => e.id).sort();
     };
@@ -134,20 +135,20 @@ describe('examples and versions as LangSmith has them', () => {
     const [e2] = await c.createExamples([{ dataset_id: d.id, inputs: { n: 2 } }]);
     await c.updateExample({ id: e1!.id, dataset_id: d.id, inputs: { n: 10 } } as any);
     await c.deleteExample(e2!.id);
-    const all = (await api(srv(), 'GET', `/datasets/${d.id}/versions`)).body as { as_of: string; tags: string[] }[];
+    const all = (await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions`)).body as { as_of: string; tags: string[] }[];
     assert.equal(all.length, 4);
     assert.deepEqual(all.map((v) => v.as_of), [...all.map((v) => v.as_of)].sort().reverse());
     await c.updateDatasetTag({ datasetId: d.id, asOf: all[3]!.as_of, tag: 'Prod-Release' });
     await c.updateDatasetTag({ datasetId: d.id, asOf: all[1]!.as_of, tag: 'staging' });
-    const tagged = (await api(srv(), 'GET', `/datasets/${d.id}/versions?search=prod`)).body;
+    const tagged = (await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions?search=prod`)).body;
     assert.deepEqual(tagged, [{ as_of: all[3]!.as_of, tags: ['Prod-Release'] }]);
-    assert.deepEqual((await api(srv(), 'GET', `/datasets/${d.id}/versions?search=nothing`)).body, []);
+    assert.deepEqual((await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions?search=nothing`)).body, []);
     // e1 was made in the first version and changed in the third; e2 made in the second, deleted in the fourth.
-    assert.deepEqual((await api(srv(), 'GET', `/datasets/${d.id}/versions?example=${e1!.id}`)).body.map((v: { as_of: string }) => v.as_of), [all[1]!.as_of, all[3]!.as_of]);
-    assert.deepEqual((await api(srv(), 'GET', `/datasets/${d.id}/versions?example=${e2!.id}`)).body.map((v: { as_of: string }) => v.as_of), [all[0]!.as_of, all[2]!.as_of]);
-    const page = (await api(srv(), 'GET', `/datasets/${d.id}/versions?limit=2&offset=1`)).body;
+    assert.deepEqual((await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions?example=${e1!.id}`)).body.map((v: { as_of: string }) => v.as_of), [all[1]!.as_of, all[3]!.as_of]);
+    assert.deepEqual((await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions?example=${e2!.id}`)).body.map((v: { as_of: string }) => v.as_of), [all[0]!.as_of, all[2]!.as_of]);
+    const page = (await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions?limit=2&offset=1`)).body;
     assert.deepEqual(page, [{ as_of: all[1]!.as_of, tags: ['staging'] }, { as_of: all[2]!.as_of, tags: [] }]);
-    assert.equal((await api(srv(), 'GET', `/datasets/${d.id}/versions?limit=101`)).status, 422);
-    assert.equal((await api(srv(), 'GET', `/datasets/${d.id}/versions?example=nope`)).status, 422);
+    assert.equal((await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions?limit=101`)).status, 422);
+    assert.equal((await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions?example=nope`)).status, 422);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { withLocalServer } from '../harness/localServer';
-import { api, client, collect } from './helpers';
+import { rawRequest } from '../harness/http';
+import { client, collect } from './helpers';
 
 describe('fault injection', function () {
   this.timeout(90_000);
@@ -9,34 +10,34 @@ describe('fault injection', function () {
     const srv = withLocalServer();
 
     it('PUT /__local/faults changes faults at run time; needs a key; rejects a bad spec', async () => {
-      assert.equal((await api(srv(), 'PUT', '/__local/faults', { faults: '503:1' }, { apiKey: null })).status, 401);
-      assert.equal((await api(srv(), 'PUT', '/__local/faults', { faults: '999:2' })).status, 422);
-      const on = await api(srv(), 'PUT', '/__local/faults', { faults: '503:1' });
+      assert.equal((await rawRequest(srv(), 'PUT', '/__local/faults', { faults: '503:1' }, { apiKey: null })).status, 401);
+      assert.equal((await rawRequest(srv(), 'PUT', '/__local/faults', { faults: '999:2' })).status, 422);
+      const on = await rawRequest(srv(), 'PUT', '/__local/faults', { faults: '503:1' });
       assert.deepEqual(on.body, { faults: '503:1' });
-      const hit = await api(srv(), 'GET', '/datasets');
+      const hit = await rawRequest(srv(), 'GET', '/datasets');
       assert.equal(hit.status, 503);
       assert.equal(hit.headers.get('retry-after'), '1');
       assert.match(hit.body.detail, /Injected/);
-      const plain = await api(srv(), 'PUT', '/__local/faults', undefined, { rawBody: '429:1', headers: { 'content-type': 'text/plain' } });
+      const plain = await rawRequest(srv(), 'PUT', '/__local/faults', undefined, { rawBody: '429:1', headers: { 'content-type': 'text/plain' } });
       assert.deepEqual(plain.body, { faults: '429:1' });
-      assert.equal((await api(srv(), 'GET', '/datasets')).status, 429);
-      await api(srv(), 'PUT', '/__local/faults', { faults: '' });
-      assert.equal((await api(srv(), 'GET', '/datasets')).status, 200);
+      assert.equal((await rawRequest(srv(), 'GET', '/datasets')).status, 429);
+      await rawRequest(srv(), 'PUT', '/__local/faults', { faults: '' });
+      assert.equal((await rawRequest(srv(), 'GET', '/datasets')).status, 200);
     });
 
     it('reset drops the connection; latency delays the answer', async () => {
-      await api(srv(), 'PUT', '/__local/faults', { faults: 'reset:1' });
+      await rawRequest(srv(), 'PUT', '/__local/faults', { faults: 'reset:1' });
       await assert.rejects(fetch(`${srv().url}/datasets`, { headers: { 'x-api-key': srv().apiKey } }));
-      await api(srv(), 'PUT', '/__local/faults', { faults: 'latency:150-200ms' });
+      await rawRequest(srv(), 'PUT', '/__local/faults', { faults: 'latency:150-200ms' });
       const t0 = Date.now();
-      assert.equal((await api(srv(), 'GET', '/datasets')).status, 200);
+      assert.equal((await rawRequest(srv(), 'GET', '/datasets')).status, 200);
       assert.ok(Date.now() - t0 >= 140, `took ${Date.now() - t0} ms`);
-      await api(srv(), 'PUT', '/__local/faults', { faults: '' });
+      await rawRequest(srv(), 'PUT', '/__local/faults', { faults: '' });
     });
 
     it('resetAfter carries the write out, then drops the connection: the write is there although the client saw no answer', async () => {
       const before = srv().server.stats().faultsInjected;
-      await api(srv(), 'PUT', '/__local/faults', { faults: 'resetAfter:1' });
+      await rawRequest(srv(), 'PUT', '/__local/faults', { faults: 'resetAfter:1' });
       const name = `reset-after-${crypto.randomUUID()}`;
       const id = crypto.randomUUID();
       await assert.rejects(
@@ -48,25 +49,25 @@ describe('fault injection', function () {
       );
       // Reads are dropped too (after being answered internally).
       await assert.rejects(fetch(`${srv().url}/datasets?name=${name}`, { headers: { 'x-api-key': srv().apiKey } }));
-      await api(srv(), 'PUT', '/__local/faults', { faults: '' });
-      const found = await api(srv(), 'GET', `/datasets?name=${name}`);
+      await rawRequest(srv(), 'PUT', '/__local/faults', { faults: '' });
+      const found = await rawRequest(srv(), 'GET', `/datasets?name=${name}`);
       assert.deepEqual(found.body.map((d: any) => d.id), [id], 'the create was committed once');
       assert.equal(srv().server.stats().faultsInjected - before, 2, 'both drops counted');
       assert.equal(srv().server.stats().internalErrors, 0);
       // One roll per request picks at most one fault, so the probabilities may not add up to more than 1.
-      assert.equal((await api(srv(), 'PUT', '/__local/faults', { faults: 'resetAfter:0.6,reset:0.5' })).status, 422, 'probabilities above 1 in total');
-      assert.equal((await api(srv(), 'PUT', '/__local/faults', { faults: 'resetAfter:-1' })).status, 422);
+      assert.equal((await rawRequest(srv(), 'PUT', '/__local/faults', { faults: 'resetAfter:0.6,reset:0.5' })).status, 422, 'probabilities above 1 in total');
+      assert.equal((await rawRequest(srv(), 'PUT', '/__local/faults', { faults: 'resetAfter:-1' })).status, 422);
     });
 
     it('retryAfter sets the Retry-After of injected 429 and 503 answers', async () => {
-      await api(srv(), 'PUT', '/__local/faults', { faults: '429:1,retryAfter:0.02' });
-      const hit = await api(srv(), 'GET', '/datasets');
+      await rawRequest(srv(), 'PUT', '/__local/faults', { faults: '429:1,retryAfter:0.02' });
+      const hit = await rawRequest(srv(), 'GET', '/datasets');
       assert.equal(hit.status, 429);
       assert.equal(hit.headers.get('retry-after'), '0.02');
-      await api(srv(), 'PUT', '/__local/faults', { faults: 'retryAfter:0' });
-      assert.equal((await api(srv(), 'GET', '/datasets')).status, 200, 'retryAfter alone injects nothing');
-      assert.equal((await api(srv(), 'PUT', '/__local/faults', { faults: '503:1,retryAfter:soon' })).status, 422);
-      await api(srv(), 'PUT', '/__local/faults', { faults: '' });
+      await rawRequest(srv(), 'PUT', '/__local/faults', { faults: 'retryAfter:0' });
+      assert.equal((await rawRequest(srv(), 'GET', '/datasets')).status, 200, 'retryAfter alone injects nothing');
+      assert.equal((await rawRequest(srv(), 'PUT', '/__local/faults', { faults: '503:1,retryAfter:soon' })).status, 422);
+      await rawRequest(srv(), 'PUT', '/__local/faults', { faults: '' });
     });
   });
 

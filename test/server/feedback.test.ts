@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { withLocalServer } from '../harness/localServer';
-import { api, client, collect } from './helpers';
+import { rawRequest } from '../harness/http';
+import { client, collect } from './helpers';
 
 describe('feedback, feedback configs and presigned feedback tokens', () => {
   const srv = withLocalServer();
@@ -41,7 +42,7 @@ describe('feedback, feedback configs and presigned feedback tokens', () => {
   it('feedback may arrive before its run (batched tracing) and is linked when the run lands; other tenants’ runs are 404', async () => {
     const c = client(srv());
     const early = crypto.randomUUID();
-    const f = await api(srv(), 'POST', '/feedback', { key: 'early', run_id: early, score: 1 });
+    const f = await rawRequest(srv(), 'POST', '/feedback', { key: 'early', run_id: early, score: 1 });
     assert.equal(f.status, 200);
     assert.equal(f.body.session_id, null);
     await c.createRun({ id: early, name: 'late run', run_type: 'chain', inputs: {}, project_name: 'fb-project' });
@@ -50,19 +51,19 @@ describe('feedback, feedback configs and presigned feedback tokens', () => {
     assert.equal((linked as any).trace_id, early);
     const otherRun = crypto.randomUUID();
     await client(srv(), { apiKey: srv().otherApiKey }).createRun({ id: otherRun, name: 'theirs', run_type: 'chain', inputs: {}, project_name: 'x' });
-    assert.equal((await api(srv(), 'POST', '/feedback', { key: 'x', run_id: otherRun })).status, 404);
+    assert.equal((await rawRequest(srv(), 'POST', '/feedback', { key: 'x', run_id: otherRun })).status, 404);
   });
 
   it('accepts feedback_config and feedbackConfig, and checks scores against it', async () => {
-    const snake = await api(srv(), 'POST', '/feedback', { run_id: runId, key: 'rating', score: 4, feedback_config: { type: 'continuous', min: 1, max: 5 } });
+    const snake = await rawRequest(srv(), 'POST', '/feedback', { run_id: runId, key: 'rating', score: 4, feedback_config: { type: 'continuous', min: 1, max: 5 } });
     assert.equal(snake.status, 200);
     assert.deepEqual(snake.body.feedback_config, { type: 'continuous', min: 1, max: 5 });
     const c = client(srv());
     const camel = await c.createFeedback(runId, 'stars', { score: 3, feedbackConfig: { type: 'continuous', min: 0, max: 5 }, sessionId: projectId } as any);
     assert.deepEqual(((await c.readFeedback(camel.id)) as any).feedback_config, { type: 'continuous', min: 0, max: 5 });
-    const tooHigh = await api(srv(), 'POST', '/feedback', { run_id: runId, key: 'rating', score: 9, feedback_config: { type: 'continuous', min: 1, max: 5 } });
+    const tooHigh = await rawRequest(srv(), 'POST', '/feedback', { run_id: runId, key: 'rating', score: 9, feedback_config: { type: 'continuous', min: 1, max: 5 } });
     assert.equal(tooHigh.status, 400);
-    const configs = await api(srv(), 'GET', '/feedback-configs?key=stars');
+    const configs = await rawRequest(srv(), 'GET', '/feedback-configs?key=stars');
     assert.deepEqual(configs.body[0].feedback_config, { type: 'continuous', min: 0, max: 5 });
   });
 

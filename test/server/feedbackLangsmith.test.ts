@@ -2,7 +2,8 @@
 // configs that upsert only an identical config, status codes, and the fields a feedback answers with.
 import assert from 'node:assert/strict';
 import { withLocalServer } from '../harness/localServer';
-import { api, client, collect, sleep } from './helpers';
+import { rawRequest } from '../harness/http';
+import { client, collect, sleep } from './helpers';
 
 describe('feedback as LangSmith answers it: filters, configs, tokens, shapes', () => {
   const srv = withLocalServer();
@@ -29,7 +30,7 @@ describe('feedback as LangSmith answers it: filters, configs, tokens, shapes', (
     await sleep(5);
     const onProject = await c.createFeedback({ projectId, key, score: 0 });
     const ids = async (qs: string) => {
-      const res = await api(srv(), 'GET', `/feedback?key=${key}&${qs}`);
+      const res = await rawRequest(srv(), 'GET', `/feedback?key=${key}&${qs}`);
       assert.equal(res.status, 200, JSON.stringify(res.body));
       return (res.body as Array<{ id: string }>).map((f) => f.id).sort();
     };
@@ -41,9 +42,9 @@ describe('feedback as LangSmith answers it: filters, configs, tokens, shapes', (
     assert.deepEqual(await ids('level=run'), [scored.id, commented.id].sort());
     assert.deepEqual(await ids(`min_created_at=${encodeURIComponent(cut)}`), [onProject.id]);
     assert.deepEqual(await ids(`max_created_at=${encodeURIComponent(cut)}`), [scored.id, commented.id].sort());
-    assert.equal((await api(srv(), 'GET', '/feedback?level=trace')).status, 422);
-    assert.equal((await api(srv(), 'GET', '/feedback?min_created_at=yesterday')).status, 422);
-    assert.equal((await api(srv(), 'GET', '/feedback?limit=101')).status, 422);
+    assert.equal((await rawRequest(srv(), 'GET', '/feedback?level=trace')).status, 422);
+    assert.equal((await rawRequest(srv(), 'GET', '/feedback?min_created_at=yesterday')).status, 422);
+    assert.equal((await rawRequest(srv(), 'GET', '/feedback?limit=101')).status, 422);
     // The official client's listing still sees them all (it pages by 100).
     assert.equal((await collect(c.listFeedback({ feedbackKeys: [key] }))).length, 3);
   });
@@ -57,23 +58,23 @@ describe('feedback as LangSmith answers it: filters, configs, tokens, shapes', (
       assert.ok(f in root && root[f] === null, `${f} is null`);
     assert.equal(root.is_root, true);
     assert.equal(((await c.readFeedback(onChild.id)) as unknown as Record<string, unknown>).is_root, false);
-    const created = await api(srv(), 'POST', '/feedback', { run_id: rootId, key: 'fbl-shape' });
+    const created = await rawRequest(srv(), 'POST', '/feedback', { run_id: rootId, key: 'fbl-shape' });
     assert.equal(created.status, 200);
     assert.equal(created.body.is_root, true);
     assert.equal(created.body.feedback_group_id, null);
   });
 
   it('unknown and mistyped fields are a 422 that names them', async () => {
-    const unknown = await api(srv(), 'POST', '/feedback', { run_id: rootId, key: 'k', colour: 'red' });
+    const unknown = await rawRequest(srv(), 'POST', '/feedback', { run_id: rootId, key: 'k', colour: 'red' });
     assert.equal(unknown.status, 422);
     assert.match(unknown.body.detail, /body: unknown field "colour"/);
-    const mistyped = await api(srv(), 'POST', '/feedback', { run_id: rootId, key: 'k', score: 'high' });
+    const mistyped = await rawRequest(srv(), 'POST', '/feedback', { run_id: rootId, key: 'k', score: 'high' });
     assert.equal(mistyped.status, 422);
     assert.match(mistyped.body.detail, /body\.score/);
-    const badPatch = await api(srv(), 'PATCH', `/feedback/${crypto.randomUUID()}`, { comment: 5 });
+    const badPatch = await rawRequest(srv(), 'PATCH', `/feedback/${crypto.randomUUID()}`, { comment: 5 });
     assert.equal(badPatch.status, 422);
     assert.match(badPatch.body.detail, /body\.comment/);
-    const badToken = await api(srv(), 'POST', '/feedback/tokens', { run_id: rootId });
+    const badToken = await rawRequest(srv(), 'POST', '/feedback/tokens', { run_id: rootId });
     assert.equal(badToken.status, 422);
     assert.match(badToken.body.detail, /body\.feedback_key/);
   });
@@ -94,7 +95,7 @@ describe('feedback as LangSmith answers it: filters, configs, tokens, shapes', (
     assert.equal(updated.is_lower_score_better, true);
     assert.deepEqual(updated.feedback_config, cfg);
 
-    const del = await api(srv(), 'DELETE', '/feedback-configs?feedback_key=fbl-cfg');
+    const del = await rawRequest(srv(), 'DELETE', '/feedback-configs?feedback_key=fbl-cfg');
     assert.equal(del.status, 204);
     assert.equal(del.body, undefined);
     assert.equal((await collect(c.listFeedbackConfigs({ feedbackKeys: ['fbl-cfg'] }))).length, 0);
@@ -104,16 +105,16 @@ describe('feedback as LangSmith answers it: filters, configs, tokens, shapes', (
   });
 
   it('POST /feedback/tokens is a 200: one token for one request, a list for a list', async () => {
-    const one = await api(srv(), 'POST', '/feedback/tokens', { run_id: rootId, feedback_key: 'fbl-tok' });
+    const one = await rawRequest(srv(), 'POST', '/feedback/tokens', { run_id: rootId, feedback_key: 'fbl-tok' });
     assert.equal(one.status, 200);
     assert.deepEqual(Object.keys(one.body).sort(), ['expires_at', 'feedback_key', 'id', 'url']);
-    const many = await api(srv(), 'POST', '/feedback/tokens', [
+    const many = await rawRequest(srv(), 'POST', '/feedback/tokens', [
       { run_id: rootId, feedback_key: 'fbl-tok-a' },
       { run_id: childId, feedback_key: 'fbl-tok-b', expires_in: { minutes: 1 } },
     ]);
     assert.equal(many.status, 200);
     assert.deepEqual(many.body.map((t: { feedback_key: string }) => t.feedback_key), ['fbl-tok-a', 'fbl-tok-b']);
-    const badItem = await api(srv(), 'POST', '/feedback/tokens', [{ run_id: rootId, feedback_key: 'x' }, { run_id: 'nope', feedback_key: 'y' }]);
+    const badItem = await rawRequest(srv(), 'POST', '/feedback/tokens', [{ run_id: rootId, feedback_key: 'x' }, { run_id: 'nope', feedback_key: 'y' }]);
     assert.equal(badItem.status, 422);
     assert.match(badItem.body.detail, /body\.1\.run_id/);
     const c = client(srv());
@@ -128,7 +129,7 @@ describe('feedback as LangSmith answers it: filters, configs, tokens, shapes', (
     const a = await c.createFeedback(childId, 'fbl-pub', { score: 1, sessionId: projectId });
     const b = await c.createFeedback(rootId, 'fbl-pub', { comment: 'only words', sessionId: projectId, feedbackSourceType: 'model' });
     const ids = async (qs: string) => {
-      const res = await api(srv(), 'GET', `/public/${token}/feedbacks?key=fbl-pub&${qs}`, undefined, { apiKey: null });
+      const res = await rawRequest(srv(), 'GET', `/public/${token}/feedbacks?key=fbl-pub&${qs}`, undefined, { apiKey: null });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       return (res.body as Array<{ id: string }>).map((f) => f.id).sort();
     };
@@ -137,6 +138,6 @@ describe('feedback as LangSmith answers it: filters, configs, tokens, shapes', (
     assert.deepEqual(await ids('has_comment=true'), [b.id]);
     assert.deepEqual(await ids('source=model'), [b.id]);
     assert.deepEqual(await ids(`run=${childId}`), [a.id]);
-    assert.equal((await api(srv(), 'GET', `/public/${token}/feedbacks?limit=101`, undefined, { apiKey: null })).status, 422, 'at most 100, as in LangSmith');
+    assert.equal((await rawRequest(srv(), 'GET', `/public/${token}/feedbacks?limit=101`, undefined, { apiKey: null })).status, 422, 'at most 100, as in LangSmith');
   });
 });

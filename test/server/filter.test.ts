@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import type { Client } from 'langsmith';
 import { withLocalServer } from '../harness/localServer';
-import { api, client, collect, dottedSegment } from './helpers';
+import { rawRequest } from '../harness/http';
+import { client, collect, dottedSegment } from './helpers';
 
 const T0 = new Date('2026-03-01T10:00:00.000Z').getTime();
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -230,7 +231,7 @@ describe('filter language: runs (listRuns filter, traceFilter, treeFilter)', () 
   ];
   for (const [filter, why] of rejected) {
     it(`400 for ${filter}`, async () => {
-      const res = await api(srv(), 'POST', '/runs/query', { session: [projectId], filter });
+      const res = await rawRequest(srv(), 'POST', '/runs/query', { session: [projectId], filter });
       assert.equal(res.status, 400, res.text);
       const detail = (res.body as { detail: string }).detail;
       assert.ok(detail.startsWith('Invalid filter'), detail);
@@ -352,7 +353,7 @@ describe('filter language: examples (listExamples filter)', () => {
   ];
   for (const [filter, why] of rejected) {
     it(`400 for ${filter}`, async () => {
-      const res = await api(srv(), 'GET', `/examples?dataset=${datasetId}&filter=${encodeURIComponent(filter)}`);
+      const res = await rawRequest(srv(), 'GET', `/examples?dataset=${datasetId}&filter=${encodeURIComponent(filter)}`);
       assert.equal(res.status, 400, res.text);
       assert.match((res.body as { detail: string }).detail, why);
     });

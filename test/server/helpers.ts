@@ -1,4 +1,5 @@
-// Shared bits for the server tests: the official client pointed at a test server, and raw HTTP.
+// Shared bits for the server tests: the official client pointed at a local server, and small utilities. Raw
+// HTTP (for what the official client has no method for, and for error cases) is rawRequest in ../harness/http.
 import { Client } from 'langsmith';
 import type { LocalServer } from '../harness/localServer';
 
@@ -11,9 +12,6 @@ export function client(srv: LocalServer, opts: { apiKey?: string; prefix?: strin
     timeout_ms: 20_000,
   });
 }
-
-/** A raw request (for what the official client has no method for, and for error cases): the harness's one helper. */
-export { rawRequest as api, type RawResponse } from '../harness/http';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { Client } from 'langsmith';
 import { withLocalServer } from '../harness/localServer';
-import { api, client, collect } from './helpers';
+import { rawRequest } from '../harness/http';
+import { client, collect } from './helpers';
 
 describe('projects (sessions)', () => {
   const srv = withLocalServer();
@@ -66,7 +67,7 @@ describe('projects (sessions)', () => {
     await c.createRun({ id: runId, name: 'r', run_type: 'chain', inputs: {}, project_name: 'proj-del' });
     await c.deleteProject({ projectId: p.id });
     await assert.rejects(c.readProject({ projectId: p.id }), /404/);
-    assert.equal((await api(srv(), 'GET', `/runs/${runId}`)).status, 404);
+    assert.equal((await rawRequest(srv(), 'GET', `/runs/${runId}`)).status, 404);
   });
 
   it('project and dataset page links resolve on the server (getProjectUrl/getDatasetUrl)', async () => {

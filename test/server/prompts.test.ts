@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { Client } from 'langsmith';
 import { withLocalServer } from '../harness/localServer';
-import { api, client, collect } from './helpers';
+import { rawRequest } from '../harness/http';
+import { client, collect } from './helpers';
 
 function chatPrompt(system: string, format: 'f-string' | 'mustache' = 'f-string') {
   const v = format === 'f-string' ? '{question}' : '{{question}}';
@@ -39,7 +40,7 @@ describe('prompts: repos, commits, tags, likes, tenant rules, links', () => {
     assert.equal(commits.length, 2);
     assert.equal(commits[0].parent_commit_hash, commits[1].commit_hash, 'the new commit points at the previous one');
     assert.equal(commits[1].parent_commit_hash, null);
-    const listed = await api(srv(), 'GET', '/commits/-/pr-basic/?limit=1&offset=0');
+    const listed = await rawRequest(srv(), 'GET', '/commits/-/pr-basic/?limit=1&offset=0');
     assert.equal(listed.body.total, 2);
     assert.equal(listed.body.commits.length, 1);
     const got = await c.getPrompt('pr-basic');
@@ -62,15 +63,15 @@ describe('prompts: repos, commits, tags, likes, tenant rules, links', () => {
     assert.equal(system(await pull('stable')), 'v1');
     await assert.rejects(c.pullPromptCommit('pr-pull:nosuchtag', { skipCache: true }), /404/);
     // Tags: list, move, delete
-    const tags = await api(srv(), 'GET', '/repos/-/pr-pull/tags');
+    const tags = await rawRequest(srv(), 'GET', '/repos/-/pr-pull/tags');
     assert.deepEqual(tags.body.map((t: any) => [t.tag_name, t.commit_hash]), [['stable', first.commit_hash]]);
-    const dup = await api(srv(), 'POST', '/repos/-/pr-pull/tags', { tag_name: 'stable', commit_id: latest.id });
+    const dup = await rawRequest(srv(), 'POST', '/repos/-/pr-pull/tags', { tag_name: 'stable', commit_id: latest.id });
     assert.equal(dup.status, 409);
-    const moved = await api(srv(), 'PATCH', '/repos/-/pr-pull/tags/stable', { commit_id: latest.id });
+    const moved = await rawRequest(srv(), 'PATCH', '/repos/-/pr-pull/tags/stable', { commit_id: latest.id });
     assert.equal(moved.body.commit_hash, latest.commit_hash);
     assert.equal(system(await pull('stable')), 'v2');
-    assert.equal((await api(srv(), 'DELETE', '/repos/-/pr-pull/tags/stable')).status, 200);
-    assert.equal((await api(srv(), 'GET', '/repos/-/pr-pull/tags/stable')).status, 404);
+    assert.equal((await rawRequest(srv(), 'DELETE', '/repos/-/pr-pull/tags/stable')).status, 200);
+    assert.equal((await rawRequest(srv(), 'GET', '/repos/-/pr-pull/tags/stable')).status, 404);
   });
 
   it('include_model: the prompt alone by default, prompt and model on request', async () => {
@@ -104,10 +105,10 @@ describe('prompts: repos, commits, tags, likes, tenant rules, links', () => {
     assert.deepEqual(await names({}), ['pr-list-b', 'pr-list-a'], 'updated_at descending, archived left out');
     assert.deepEqual(await names({ isArchived: true }), ['pr-list-c']);
     assert.deepEqual(await names({ query: 'list-a' }), ['pr-list-a']);
-    const page = await api(srv(), 'GET', '/repos?sort_field=updated_at&sort_direction=desc&is_archived=false&limit=1&query=pr-list');
+    const page = await rawRequest(srv(), 'GET', '/repos?sort_field=updated_at&sort_direction=desc&is_archived=false&limit=1&query=pr-list');
     assert.equal(page.body.total, 2);
     assert.equal(page.body.repos.length, 1);
-    const byLikes = await api(srv(), 'GET', '/repos?sort_field=num_likes&sort_direction=desc&query=pr-list');
+    const byLikes = await rawRequest(srv(), 'GET', '/repos?sort_field=num_likes&sort_direction=desc&query=pr-list');
     assert.equal(byLikes.body.repos[0].repo_handle, 'pr-list-b');
     // Public prompts of other tenants appear in a public listing.
     const pub = (await collect(other.listPrompts({ isPublic: true }))).map((p) => p.full_name);
@@ -134,11 +135,11 @@ describe('prompts: repos, commits, tags, likes, tenant rules, links', () => {
     assert.equal(await other.getPrompt('pr-tenant-public'), null, "'-' is the other tenant's own namespace");
     // The official client refuses first; the server refuses too.
     await assert.rejects(other.updatePrompt('local/pr-tenant-public', { description: 'x' }), /Cannot update a prompt for another tenant/);
-    const patch = await api(srv(), 'PATCH', '/repos/local/pr-tenant-public', { description: 'x' }, { apiKey: srv().otherApiKey });
+    const patch = await rawRequest(srv(), 'PATCH', '/repos/local/pr-tenant-public', { description: 'x' }, { apiKey: srv().otherApiKey });
     assert.equal(patch.status, 403);
-    const commit = await api(srv(), 'POST', '/commits/local/pr-tenant-public', { manifest: chatPrompt('hijack') }, { apiKey: srv().otherApiKey });
+    const commit = await rawRequest(srv(), 'POST', '/commits/local/pr-tenant-public', { manifest: chatPrompt('hijack') }, { apiKey: srv().otherApiKey });
     assert.equal(commit.status, 403);
-    const del = await api(srv(), 'DELETE', '/repos/local/pr-tenant-public', undefined, { apiKey: srv().otherApiKey });
+    const del = await rawRequest(srv(), 'DELETE', '/repos/local/pr-tenant-public', undefined, { apiKey: srv().otherApiKey });
     assert.equal(del.status, 403);
     assert.equal((await c.getPrompt('pr-tenant-public'))?.description, null);
     // Same handle in the other tenant is its own repo.

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { withLocalServer } from '../harness/localServer';
-import { api, client, collect } from './helpers';
+import { rawRequest } from '../harness/http';
+import { client, collect } from './helpers';
 
 describe('annotation queues', () => {
   const srv = withLocalServer();
@@ -28,7 +29,7 @@ describe('annotation queues', () => {
     assert.deepEqual(byContains.map((x) => x.name).sort(), ['aq-crud', 'aq-other']);
     const byName = await collect(c.listAnnotationQueues({ name: 'aq-crud' }));
     assert.deepEqual(byName.map((x) => x.id), [q.id]);
-    assert.equal((await api(srv(), 'GET', '/annotation-queues?limit=101')).status, 422);
+    assert.equal((await rawRequest(srv(), 'GET', '/annotation-queues?limit=101')).status, 422);
     await c.updateAnnotationQueue(q.id, { name: 'aq-crud-2', description: 'new' });
     assert.equal((await c.readAnnotationQueue(q.id)).name, 'aq-crud-2');
     await c.deleteAnnotationQueue(q.id);
@@ -39,7 +40,7 @@ describe('annotation queues', () => {
     const c = client(srv());
     const q = await c.createAnnotationQueue({ name: 'aq-runs' });
     await c.addRunsToAnnotationQueue(q.id, [runIds[2], runIds[0]]);
-    const created = await api(srv(), 'POST', `/annotation-queues/${q.id}/runs/by-key`, [
+    const created = await rawRequest(srv(), 'POST', `/annotation-queues/${q.id}/runs/by-key`, [
       { run_id: runIds[1], session_id: projectId, start_time: new Date().toISOString() },
     ]);
     assert.equal(created.status, 200);
@@ -62,11 +63,11 @@ describe('annotation queues', () => {
     assert.equal((await c.getRunFromAnnotationQueue(q.id, 0)).id, runIds[0]);
     const listed = await collect(c.listRunsFromAnnotationQueue(q.id));
     assert.deepEqual(listed.map((r) => r.id), [runIds[0]]);
-    const wrongSession = await api(srv(), 'POST', `/annotation-queues/${q.id}/runs/by-key`, [
+    const wrongSession = await rawRequest(srv(), 'POST', `/annotation-queues/${q.id}/runs/by-key`, [
       { run_id: runIds[3], session_id: crypto.randomUUID(), start_time: new Date().toISOString() },
     ]);
     assert.equal(wrongSession.status, 422);
-    const unknownRun = await api(srv(), 'POST', `/annotation-queues/${q.id}/runs`, [crypto.randomUUID()]);
+    const unknownRun = await rawRequest(srv(), 'POST', `/annotation-queues/${q.id}/runs`, [crypto.randomUUID()]);
     assert.equal(unknownRun.status, 404);
     assert.deepEqual(await c.getSizeFromAnnotationQueue(q.id), { size: 1 }, 'failed adds change nothing');
   });

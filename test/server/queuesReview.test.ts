@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import type { Client } from 'langsmith';
 import { withLocalServer } from '../harness/localServer';
-import { api, client, collect } from './helpers';
+import { rawRequest } from '../harness/http';
+import { client, collect } from './helpers';
 
 /** The HTTP status an official-client call failed with (its generated API client puts it on the error). */
 async function failure(p: Promise<unknown>): Promise<{ status: number | undefined; detail: string }> {
@@ -77,7 +78,7 @@ describe('annotation queues: review', () => {
         ['not a list', /body\.rubric_items/],
       ];
       for (const [rubric_items, detail] of bad) {
-        const res = await api(srv(), 'POST', '/annotation-queues', { name: 'aq-bad-rubric', rubric_items });
+        const res = await rawRequest(srv(), 'POST', '/annotation-queues', { name: 'aq-bad-rubric', rubric_items });
         assert.equal(res.status, 422, JSON.stringify(rubric_items));
         assert.match(res.body.detail, detail);
       }
@@ -85,7 +86,7 @@ describe('annotation queues: review', () => {
       assert.equal(f.status, 422);
       assert.deepEqual(await collect(c.listAnnotationQueues({ name: 'aq-bad-rubric' })), []);
       const q = await c.createAnnotationQueue({ name: 'aq-rubric-patch' });
-      const patch = await api(srv(), 'PATCH', `/annotation-queues/${q.id}`, { rubric_items: [{ feedback_key: 'k', is_required: 'yes' }] });
+      const patch = await rawRequest(srv(), 'PATCH', `/annotation-queues/${q.id}`, { rubric_items: [{ feedback_key: 'k', is_required: 'yes' }] });
       assert.equal(patch.status, 422);
       assert.match(patch.body.detail, /body\.rubric_items\.0\.is_required/);
     });
@@ -298,7 +299,7 @@ describe('annotation queues: review', () => {
       const added = await c.annotationQueues.runs.create(q.id, { body: [{ run_id: runIds[0]!, source_proposed_example_id: proposal }] });
       assert.equal(added[0]!.source_proposed_example_id, proposal);
       const other = await c.createAnnotationQueue({ name: 'aq-runs-objects-2' });
-      const del = await api(srv(), 'DELETE', `/annotation-queues?queue_ids=${q.id}&queue_ids=${other.id}`);
+      const del = await rawRequest(srv(), 'DELETE', `/annotation-queues?queue_ids=${q.id}&queue_ids=${other.id}`);
       assert.equal(del.status, 200);
       assert.deepEqual(await collect(c.listAnnotationQueues({ nameContains: 'aq-runs-objects' })), []);
     });
@@ -320,7 +321,7 @@ describe('annotation queues: review', () => {
     ];
     for (const [method, path] of writes) {
       for (const b of bodies) {
-        const res = await api(srv(), method, path, b.body, b.rawBody ? { rawBody: b.rawBody, headers: { 'content-type': 'application/json' } } : {});
+        const res = await rawRequest(srv(), method, path, b.body, b.rawBody ? { rawBody: b.rawBody, headers: { 'content-type': 'application/json' } } : {});
         // A PATCH/status of {} is a valid no-op or a status reset; everything else here is refused.
         if (res.status < 300) continue;
         assert.ok(res.status >= 400 && res.status < 500, `${method} ${path} ${JSON.stringify(b)} → ${res.status}`);
@@ -336,7 +337,7 @@ describe('annotation queues: review', () => {
       '/annotation-queues?queue_type=triple', '/annotation-queues?dataset_id=x',
     ];
     for (const path of reads) {
-      const res = await api(srv(), 'GET', path);
+      const res = await rawRequest(srv(), 'GET', path);
       assert.equal(res.status, 422, `GET ${path} → ${res.status} ${JSON.stringify(res.body)}`);
     }
     assert.equal(srv().server.stats().internalErrors, 0);

@@ -1,7 +1,8 @@
 // Bad input never makes a 500: every write endpoint gets malformed and mistyped bodies and bad ids.
 import assert from 'node:assert/strict';
 import { withLocalServer } from '../harness/localServer';
-import { api, client } from './helpers';
+import { rawRequest } from '../harness/http';
+import { client } from './helpers';
 
 describe('robustness: bad input is a 4xx, never a 500', function () {
   this.timeout(60_000);
@@ -47,7 +48,7 @@ describe('robustness: bad input is a 4xx, never a 500', function () {
     const failures: string[] = [];
     for (const [method, path] of endpoints) {
       for (const b of bodies) {
-        const r = await api(srv(), method, path, undefined, { rawBody: b.raw, headers: { 'content-type': b.type } });
+        const r = await rawRequest(srv(), method, path, undefined, { rawBody: b.raw, headers: { 'content-type': b.type } });
         if (r.status >= 500 || typeof r.body?.detail === 'undefined' && r.status >= 400) failures.push(`${method} ${path} ${JSON.stringify(b.raw)} → ${r.status} ${r.text.slice(0, 120)}`);
       }
     }
@@ -55,7 +56,7 @@ describe('robustness: bad input is a 4xx, never a 500', function () {
     for (const path of ['/runs/multipart', `/v1/platform/datasets/${ds.id}/examples`, '/datasets/upload']) {
       for (const raw of ['--B\r\nno headers end', '--B\r\nContent-Disposition: form-data; name="x"\r\n\r\n{bad json}\r\n--B--\r\n', '']) {
         for (const method of path.includes('platform') ? ['POST', 'PATCH'] : ['POST']) {
-          const r = await api(srv(), method, path, undefined, { rawBody: raw, headers: { 'content-type': 'multipart/form-data; boundary=B' } });
+          const r = await rawRequest(srv(), method, path, undefined, { rawBody: raw, headers: { 'content-type': 'multipart/form-data; boundary=B' } });
           if (r.status >= 500 || r.status < 400) failures.push(`${method} ${path} ${JSON.stringify(raw)} → ${r.status} ${r.text.slice(0, 120)}`);
         }
       }
@@ -69,13 +70,13 @@ describe('robustness: bad input is a 4xx, never a 500', function () {
       '/repos/nobody/robust-prompt', `/public/x/run`, `/public/${crypto.randomUUID()}/datasets`, '/feedback?run=x', '/feedback/tokens?run_id=x',
       `/examples/${ex.id}?as_of=nope`,
     ]) {
-      const r = await api(srv(), 'GET', path);
+      const r = await rawRequest(srv(), 'GET', path);
       if (r.status >= 500 || r.status < 400) failures.push(`GET ${path} → ${r.status} ${r.text.slice(0, 120)}`);
     }
     assert.deepEqual(failures, []);
     assert.equal(srv().server.stats().internalErrors, 0);
     // And nothing half-written: the dataset still has its one example, the queue is empty.
-    assert.equal((await api(srv(), 'GET', `/examples?dataset=${ds.id}`)).body.length, 1);
+    assert.equal((await rawRequest(srv(), 'GET', `/examples?dataset=${ds.id}`)).body.length, 1);
     assert.deepEqual(await c.getSizeFromAnnotationQueue(queue.id), { size: 0 });
   });
 });

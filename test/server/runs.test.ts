@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { Client, RunTree } from 'langsmith';
 import { withLocalServer } from '../harness/localServer';
-import { api, client, collect, dottedSegment } from './helpers';
+import { rawRequest } from '../harness/http';
+import { client, collect, dottedSegment } from './helpers';
 
 function runPair(project: string, name: string, t0: Date) {
   const rootId = crypto.randomUUID();
@@ -99,7 +100,7 @@ describe('runs: ingestion, query, read, sharing, public reads', () => {
     await child.patchRun();
     await tree.end({ done: true });
     await tree.patchRun();
-    const pending = await api(srv(), 'GET', `/runs/${tree.id}`);
+    const pending = await rawRequest(srv(), 'GET', `/runs/${tree.id}`);
     assert.equal(pending.status, 404, 'nothing is sent before flush');
     await c.flush();
     const run = await client(srv()).readRun(tree.id, { loadChildRuns: true });
@@ -131,7 +132,7 @@ describe('runs: ingestion, query, read, sharing, public reads', () => {
     assert.equal(slow.length, creates.filter((r) => r.end_time - r.start_time >= 800).length);
     const limited = await collect(c.listRuns({ projectId: project.id, limit: 7 }));
     assert.equal(limited.length, 7);
-    const bad = await api(srv(), 'POST', '/runs/query', { session: [project.id], filter: 'eq(name' });
+    const bad = await rawRequest(srv(), 'POST', '/runs/query', { session: [project.id], filter: 'eq(name' });
     assert.equal(bad.status, 400);
   });
 
@@ -169,19 +170,19 @@ describe('runs: ingestion, query, read, sharing, public reads', () => {
   it('POST /runs/query takes the fields of LangSmith\'s query and no others', async () => {
     const c = client(srv());
     const project = await c.readProject({ projectName: 'runs-query' });
-    const unknown = await api(srv(), 'POST', '/runs/query', { session: [project.id], sesion: [project.id] });
+    const unknown = await rawRequest(srv(), 'POST', '/runs/query', { session: [project.id], sesion: [project.id] });
     assert.equal(unknown.status, 422);
     assert.match(unknown.body.detail, /body: unknown field "sesion"/);
-    const order = await api(srv(), 'POST', '/runs/query', { session: [project.id], order: 'newest' });
+    const order = await rawRequest(srv(), 'POST', '/runs/query', { session: [project.id], order: 'newest' });
     assert.equal(order.status, 422);
     assert.match(order.body.detail, /body\.order/);
     // Fields LangSmith's schema has but this server has no use for are accepted.
-    const known = await api(srv(), 'POST', '/runs/query', { session: [project.id], limit: 2, execution_order: 1, data_source_type: 'current', skip_prev_cursor: true });
+    const known = await rawRequest(srv(), 'POST', '/runs/query', { session: [project.id], limit: 2, execution_order: 1, data_source_type: 'current', skip_prev_cursor: true });
     assert.equal(known.status, 200);
     assert.equal(known.body.runs.length, 2);
-    const batch = await api(srv(), 'POST', '/runs/batch', { post: [], patch: [], extra: 1 });
+    const batch = await rawRequest(srv(), 'POST', '/runs/batch', { post: [], patch: [], extra: 1 });
     assert.equal(batch.status, 422);
-    const empty = await api(srv(), 'POST', '/runs', undefined, { rawBody: 'null', headers: { 'content-type': 'application/json' } });
+    const empty = await rawRequest(srv(), 'POST', '/runs', undefined, { rawBody: 'null', headers: { 'content-type': 'application/json' } });
     assert.equal(empty.status, 422, 'a create without a body is refused, not made into an empty run');
   });
 
@@ -198,19 +199,19 @@ describe('runs: ingestion, query, read, sharing, public reads', () => {
     assert.deepEqual(shared.map((r) => r.id).sort(), [rootId, childId].sort());
     const onlyChild = await c.listSharedRuns(token, { runIds: [childId] });
     assert.deepEqual(onlyChild.map((r) => r.id), [childId]);
-    const pub = await api(srv(), 'GET', `/public/${token}/run`, undefined, { apiKey: null });
+    const pub = await rawRequest(srv(), 'GET', `/public/${token}/run`, undefined, { apiKey: null });
     assert.equal(pub.status, 200);
     assert.equal(pub.body.id, rootId);
-    const q = await api(srv(), 'POST', `/api/v1/public/${token}/runs/query`, {}, { apiKey: null });
+    const q = await rawRequest(srv(), 'POST', `/api/v1/public/${token}/runs/query`, {}, { apiKey: null });
     assert.equal(q.body.runs.length, 2);
     await c.createFeedback(childId, 'public-fb', { score: 1, sessionId: (await c.readRun(childId)).session_id } as any);
-    const fb = await api(srv(), 'GET', `/public/${token}/feedbacks`, undefined, { apiKey: null });
+    const fb = await rawRequest(srv(), 'GET', `/public/${token}/feedbacks`, undefined, { apiKey: null });
     assert.deepEqual(fb.body.map((f: any) => [f.key, f.run_id]), [['public-fb', childId]]);
     const page = await fetch(`${srv().url}/public/${token}/r`);
     assert.equal(page.status, 200);
     assert.match(await page.text(), /shared/);
     await c.unshareRun(rootId);
-    assert.equal((await api(srv(), 'GET', `/public/${token}/run`, undefined, { apiKey: null })).status, 404);
+    assert.equal((await rawRequest(srv(), 'GET', `/public/${token}/run`, undefined, { apiKey: null })).status, 404);
     assert.equal((await fetch(`${srv().url}/public/${token}/r`)).status, 404);
     assert.equal(await c.readRunSharedLink(rootId), undefined);
   });

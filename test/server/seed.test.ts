@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { withLocalServer } from '../harness/localServer';
 import { demoInvoices } from '../../server/seed';
-import { api, client, collect } from './helpers';
+import { rawRequest } from '../harness/http';
+import { client, collect } from './helpers';
 
 describe('--seed demo content', function () {
   this.timeout(60_000);
@@ -44,17 +45,17 @@ describe('--seed demo content', function () {
     assert.ok(datasets.length >= 2);
     let checked = 0;
     for (const d of datasets) {
-      const versions = (await api(srv(), 'GET', `/datasets/${d.id}/versions`)).body as Array<{ as_of: string; tags?: string[] }>;
+      const versions = (await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions`)).body as Array<{ as_of: string; tags?: string[] }>;
       if (versions.length < 3) continue;
       checked++;
       const tags = versions.flatMap((v) => v.tags ?? []);
       assert.ok(tags.includes('v1') && tags.includes('prod'), `tags of ${d.name}: ${tags}`);
-      const splits = (await api(srv(), 'GET', `/datasets/${d.id}/splits`)).body as string[];
+      const splits = (await rawRequest(srv(), 'GET', `/datasets/${d.id}/splits`)).body as string[];
       assert.ok(splits.length >= 2, `splits of ${d.name}: ${splits}`);
       const atV1 = await collect(c.listExamples({ datasetId: d.id, asOf: 'v1' }));
       const latest = await collect(c.listExamples({ datasetId: d.id }));
       assert.ok(atV1.length > 0 && latest.length > 0);
-      const diff = (await api(srv(), 'GET', `/datasets/${d.id}/versions/diff?from_version=v1&to_version=latest`)).body;
+      const diff = (await rawRequest(srv(), 'GET', `/datasets/${d.id}/versions/diff?from_version=v1&to_version=latest`)).body;
       assert.ok(diff.examples_added.length + diff.examples_modified.length + diff.examples_removed.length > 0, 'the versions differ');
     }
     assert.ok(checked >= 1, 'a dataset with versions and tags');
@@ -111,7 +112,7 @@ describe('--seed demo content', function () {
     const expected = demoInvoices().filter((s) => s.files);
     assert.ok(expected.length >= 2, 'at least two examples have attachments');
     // The server's own listing (composed in SQL) and the client's (with select) must both carry them.
-    const raw = (await api(srv(), 'GET', `/api/v1/examples?dataset=${ds.id}&select=attachment_urls`)).body as Array<{ inputs: any; attachment_urls: Record<string, { presigned_url: string; mime_type: string }> }>;
+    const raw = (await rawRequest(srv(), 'GET', `/api/v1/examples?dataset=${ds.id}&select=attachment_urls`)).body as Array<{ inputs: any; attachment_urls: Record<string, { presigned_url: string; mime_type: string }> }>;
     const listed = await collect(c.listExamples({ datasetId: ds.id, includeAttachments: true }));
     assert.equal(raw.filter((e) => Object.keys(e.attachment_urls).length).length, expected.length);
     assert.equal(listed.filter((e) => Object.keys(e.attachments ?? {}).length).length, expected.length);
@@ -146,10 +147,10 @@ describe('--seed demo content', function () {
   it('invoice dataset versions: v1, then a reviewed correction tagged latest-review', async () => {
     const c = client(srv());
     const ds = await c.readDataset({ datasetName: 'demo-invoices' });
-    const versions = (await api(srv(), 'GET', `/datasets/${ds.id}/versions`)).body as Array<{ as_of: string; tags?: string[] }>;
+    const versions = (await rawRequest(srv(), 'GET', `/datasets/${ds.id}/versions`)).body as Array<{ as_of: string; tags?: string[] }>;
     assert.equal(versions.length, 2);
     assert.deepEqual(versions.flatMap((v) => v.tags ?? []).sort(), ['latest-review', 'v1']);
-    const diff = (await api(srv(), 'GET', `/datasets/${ds.id}/versions/diff?from_version=v1&to_version=latest-review`)).body;
+    const diff = (await rawRequest(srv(), 'GET', `/datasets/${ds.id}/versions/diff?from_version=v1&to_version=latest-review`)).body;
     assert.deepEqual([diff.examples_added.length, diff.examples_modified.length, diff.examples_removed.length], [0, 1, 0]);
     const [changed] = diff.examples_modified as string[];
     const [before] = await collect(c.listExamples({ datasetId: ds.id, asOf: 'v1', exampleIds: [changed] }));

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { withLocalServer, type LocalServer } from '../harness/localServer';
-import { api, type RawResponse } from './helpers';
+import { rawRequest, type RawResponse } from '../harness/http';
 
 interface Route {
   method: string;
@@ -207,12 +207,12 @@ describe('tenant isolation: the other workspace tries our ids on every route', f
   let routes: Route[];
 
   const asA = async (method: string, path: string, body?: unknown, form?: FormData): Promise<RawResponse> => {
-    const r = await api(srv(), method, path, body, form ? { rawBody: form } : {});
+    const r = await rawRequest(srv(), method, path, body, form ? { rawBody: form } : {});
     assert.ok(r.status >= 200 && r.status < 300, `A: ${method} ${path} → ${r.status} ${r.text.slice(0, 300)}`);
     return r;
   };
   const asB = (method: string, path: string, body?: Body, headers?: Record<string, string>) =>
-    api(srv(), method, path, body?.json, { apiKey: srv().otherApiKey, ...(body?.form ? { rawBody: body.form() } : {}), ...(headers ? { headers } : {}) });
+    rawRequest(srv(), method, path, body?.json, { apiKey: srv().otherApiKey, ...(body?.form ? { rawBody: body.form() } : {}), ...(headers ? { headers } : {}) });
 
   /** A's ids and the names and tokens that only A's data holds: none may appear in an answer to B. */
   const secrets = () => [
@@ -303,7 +303,7 @@ describe('tenant isolation: the other workspace tries our ids on every route', f
       const base = baseOf(r.url);
       if (exemptReason(base)) continue;
       const { path } = fill(r.url, params);
-      const res = await api(srv(), r.method, path, r.method === 'GET' || r.method === 'DELETE' ? undefined : {}, { apiKey: null });
+      const res = await rawRequest(srv(), r.method, path, r.method === 'GET' || r.method === 'DELETE' ? undefined : {}, { apiKey: null });
       if (res.status !== 401) open.push(`${r.method} ${r.url} → ${res.status}`);
     }
     assert.deepEqual(open, []);
@@ -493,7 +493,7 @@ describe('tenant isolation: the other workspace tries our ids on every route', f
   it("what B may write with A's ids in it (a parent run, a trace id, feedback for a run not there yet) never shows in A's views", async () => {
     // A's views of its trace and project, before.
     const open = async (path: string) => {
-      const r = await api(srv(), 'GET', path, undefined, { apiKey: null });
+      const r = await rawRequest(srv(), 'GET', path, undefined, { apiKey: null });
       assert.equal(r.status, 200, `${path}: ${r.text.slice(0, 300)}`);
       return r;
     };
@@ -531,7 +531,7 @@ describe('tenant isolation: the other workspace tries our ids on every route', f
     assert.equal(after.child, a.child);
     assert.deepEqual(after.query, [a.child, a.run, future].sort());
     assert.ok(!after.feedbacks.includes('b-injected-feedback'), "B's feedback shows on A's shared trace");
-    assert.equal((await api(srv(), 'GET', `/public/${a.runShare}/run/${named}`, undefined, { apiKey: null })).status, 404);
+    assert.equal((await rawRequest(srv(), 'GET', `/public/${a.runShare}/run/${named}`, undefined, { apiKey: null })).status, 404);
     const later = (await asA('GET', `/runs/${future}`)).body;
     assert.deepEqual(later.feedback_stats, {}, "B's feedback counts in A's run stats");
     const project = (await asA('GET', `/sessions/${a.project}?include_stats=true`)).body;

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import type { Client } from 'langsmith';
 import { withLocalServer } from '../harness/localServer';
-import { api, client, collect, dottedSegment } from './helpers';
+import { rawRequest } from '../harness/http';
+import { client, collect, dottedSegment } from './helpers';
 
 interface TraceSpec {
   name: string;
@@ -116,11 +117,11 @@ describe('v2 reads through the official client: runs, traces, threads, public', 
     assert.deepEqual(await collect(other.runs.query({ project_ids: [projectId] })), []);
     assert.deepEqual(await collect(other.runs.query({ ids: [traces[0].root] })), []);
     // Wrong values are a 422 with the field named.
-    const bad = await api(srv(), 'POST', '/api/v2/runs/query', { project_ids: [projectId], run_type: 'llm' });
+    const bad = await rawRequest(srv(), 'POST', '/api/v2/runs/query', { project_ids: [projectId], run_type: 'llm' });
     assert.equal(bad.status, 422);
     assert.match(bad.body.detail, /body\.run_type/);
-    assert.equal((await api(srv(), 'POST', '/api/v2/runs/query', { project_ids: [projectId], selects: ['NOPE'] })).status, 422);
-    assert.equal((await api(srv(), 'POST', '/api/v2/runs/query', { project_ids: [projectId], page: 2 })).status, 422);
+    assert.equal((await rawRequest(srv(), 'POST', '/api/v2/runs/query', { project_ids: [projectId], selects: ['NOPE'] })).status, 422);
+    assert.equal((await rawRequest(srv(), 'POST', '/api/v2/runs/query', { project_ids: [projectId], page: 2 })).status, 422);
   });
 
   it('runs.retrieve answers one run of the project with its selected fields; 404 elsewhere', async () => {
@@ -138,7 +139,7 @@ describe('v2 reads through the official client: runs, traces, threads, public', 
     const otherProject = (await c.createProject({ projectName: 'v2-elsewhere' })).id;
     await assert.rejects(c.runs.retrieve(t.llm, { project_id: otherProject }), (e) => status(e) === 404);
     await assert.rejects(other.runs.retrieve(t.llm, { project_id: projectId }), (e) => status(e) === 404);
-    const noProject = await api(srv(), 'GET', `/api/v2/runs/${t.llm}`);
+    const noProject = await rawRequest(srv(), 'GET', `/api/v2/runs/${t.llm}`);
     assert.equal(noProject.status, 422);
     assert.match(noProject.body.detail, /project_id/);
   });
@@ -203,7 +204,7 @@ describe('v2 reads through the official client: runs, traces, threads, public', 
     await assert.rejects(c.threads.listTraces('no-such-thread', { project_id: projectId }), (e) => status(e) === 404);
     await assert.rejects(other.threads.listTraces('thread-a', { project_id: projectId }), (e) => status(e) === 404);
     await assert.rejects(other.threads.stats('thread-a', { session_id: projectId, selects: ['TURNS'] }), (e) => status(e) === 404);
-    assert.equal((await api(srv(), 'GET', `/api/v2/threads/thread-a/stats?session_id=${projectId}`)).status, 422, 'selects are required');
+    assert.equal((await rawRequest(srv(), 'GET', `/api/v2/threads/thread-a/stats?session_id=${projectId}`)).status, 422, 'selects are required');
   });
 
   it('runs.share shares the trace; public.runs reads it without a key; unknown tokens and unshared traces are 404', async () => {
@@ -222,12 +223,12 @@ describe('v2 reads through the official client: runs, traces, threads, public', 
     const one = await c.public.runs.retrieve(t.tool, { share_token: token!, selects: ['NAME', 'TRACE_ID'], start_time: new Date(now).toISOString() });
     assert.deepEqual(one, { name: 't7-tool', trace_id: t.root });
     // No key needed; nothing outside the trace.
-    const open = await api(srv(), 'POST', `/api/v2/public/${token}/runs/query`, { selects: ['ID'] }, { apiKey: null });
+    const open = await rawRequest(srv(), 'POST', `/api/v2/public/${token}/runs/query`, { selects: ['ID'] }, { apiKey: null });
     assert.equal(open.status, 200);
     assert.equal(open.body.items.length, 3);
     await assert.rejects(c.public.runs.retrieve(traces[8].root, { share_token: token!, selects: ['ID'], start_time: new Date(now).toISOString() }), (e) => status(e) === 404);
     await assert.rejects(c.public.runs.query(crypto.randomUUID(), {}), (e) => status(e) === 404);
-    assert.equal((await api(srv(), 'POST', '/api/v2/public/not-a-token/runs/query', {}, { apiKey: null })).status, 404);
+    assert.equal((await rawRequest(srv(), 'POST', '/api/v2/public/not-a-token/runs/query', {}, { apiKey: null })).status, 404);
     await assert.rejects(other.runs.share.create(t.root, {}), (e) => status(e) === 404);
     await assert.rejects(other.runs.share.delete(t.root, {}), (e) => status(e) === 404);
     await c.runs.share.delete(t.root, {});
@@ -242,7 +243,7 @@ describe('v2 reads through the official client: runs, traces, threads, public', 
     const failures: string[] = [];
     for (const path of posts) {
       for (const raw of bodies) {
-        const r = await api(srv(), 'POST', path, undefined, { rawBody: raw, headers: { 'content-type': raw === 'plain text' ? 'text/plain' : 'application/json' } });
+        const r = await rawRequest(srv(), 'POST', path, undefined, { rawBody: raw, headers: { 'content-type': raw === 'plain text' ? 'text/plain' : 'application/json' } });
         if (r.status < 400 || r.status >= 500 || typeof r.body?.detail !== 'string') failures.push(`POST ${path} ${raw} → ${r.status} ${r.text.slice(0, 100)}`);
       }
     }
@@ -257,7 +258,7 @@ describe('v2 reads through the official client: runs, traces, threads, public', 
       `/api/v2/public/${crypto.randomUUID()}/run/not-a-uuid?selects=ID`,
     ];
     for (const path of gets) {
-      const r = await api(srv(), 'GET', path);
+      const r = await rawRequest(srv(), 'GET', path);
       if (r.status < 400 || r.status >= 500 || typeof r.body?.detail !== 'string') failures.push(`GET ${path} → ${r.status} ${r.text.slice(0, 100)}`);
     }
     assert.deepEqual(failures, []);
