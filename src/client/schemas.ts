@@ -213,6 +213,8 @@ export const AnnotationQueueSchema = z.looseObject({
   created_at: str,
   updated_at: str,
   tenant_id: str,
+  /** How many runs the queue holds: listings carry it (LangSmith's AnnotationQueueSchemaWithSize), a single read may not. */
+  total_runs: num,
 });
 export type AnnotationQueue = z.infer<typeof AnnotationQueueSchema>;
 
@@ -235,6 +237,8 @@ export const RunSchema = z.looseObject({
   session_id: str,
   reference_example_id: str,
   status: str,
+  /** Set while the run is shared publicly (v1 answers it; v2 reads derive it from share_url). */
+  share_token: str,
 });
 export type Run = z.infer<typeof RunSchema>;
 
@@ -341,6 +345,7 @@ export const PromptRepoSchema = z.looseObject({
   created_at: str,
   updated_at: str,
   tenant_id: str,
+  liked_by_auth_user: bool,
 });
 export type PromptRepo = z.infer<typeof PromptRepoSchema>;
 

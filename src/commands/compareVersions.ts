@@ -55,7 +55,7 @@ async function datasetOf(clients: ClientService, node: unknown): Promise<{ id: s
   const items = clients.call(async (c) => {
     const out: (vscode.QuickPickItem & { dataset: { id: string; name: string } })[] = [];
     for await (const d of c.datasets.list({ limit: DATASETS_LISTED })) {
-      const count = (d as { example_count?: unknown }).example_count;
+      const count = d.example_count;
       out.push({ label: d.name, description: typeof count === 'number' ? vscode.l10n.t('{0} examples', count) : undefined, dataset: d });
     }
     if (!out.length) throw new Error(vscode.l10n.t('There are no datasets to compare versions of yet.'));

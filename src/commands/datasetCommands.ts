@@ -56,7 +56,7 @@ export function registerDatasetCommands(register: CommandRegistrar, clients: Cli
       clients.call((c) => c.datasets.uploadCsv({ csv: bytes, fileName, inputKeys, outputKeys, name, description: description || undefined, signal })),
     );
     views.datasets.refresh();
-    const count = (dataset as { example_count?: unknown }).example_count;
+    const count = dataset.example_count;
     void vscode.window.showInformationMessage(
       typeof count !== 'number'
         ? vscode.l10n.t('Created the dataset “{0}”.', dataset.name)

@@ -78,7 +78,7 @@ async function pickQueue(client: LangSmithClient, runCount: number): Promise<Ann
   const items = (async () => {
     const list: Item[] = [newQueue];
     for await (const queue of client.annotationQueues.list()) {
-      const size = (queue as { total_runs?: unknown }).total_runs;
+      const size = queue.total_runs;
       list.push({ label: queue.name, description: typeof size === 'number' ? vscode.l10n.t('{0} runs', size) : undefined, detail: queue.description ?? undefined, queue });
     }
     return list;

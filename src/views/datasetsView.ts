@@ -63,7 +63,7 @@ export class DatasetNode extends PagedParentNode<Example> {
     const item = new vscode.TreeItem(d.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('database');
-    const count = (d as { example_count?: unknown }).example_count;
+    const count = d.example_count;
     item.description =
       [typeof count === 'number' ? vscode.l10n.t('{0} examples', count) : undefined, d.data_type && d.data_type !== 'kv' ? d.data_type : undefined].filter(Boolean).join(' · ') || undefined;
     item.tooltip = markdownLines([

@@ -101,12 +101,11 @@ export class RunNode extends PagedParentNode<Run> {
 
   /** The run's public share token, or null: kept up to date by Share Run / Stop Sharing Run. */
   get shareToken(): string | null {
-    const t = (this.run as { share_token?: unknown }).share_token;
-    return typeof t === 'string' && t ? t : null;
+    return this.run.share_token || null;
   }
 
   set shareToken(token: string | null) {
-    (this.run as { share_token?: unknown }).share_token = token;
+    this.run.share_token = token;
   }
 
   treeItem(): vscode.TreeItem {

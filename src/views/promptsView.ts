@@ -139,7 +139,7 @@ export class PromptNode extends PagedParentNode<Commit> {
       formatWhen(r.updated_at),
     ].filter(Boolean).join(' · ');
     item.tooltip = markdownLines([`**${escapeMarkdown(r.full_name ?? r.repo_handle)}**`, r.description ? escapeMarkdown(String(r.description)) : undefined, r.tags?.length ? vscode.l10n.t('Tags: {0}', r.tags.map(escapeMarkdown).join(', ')) : undefined]);
-    const liked = !!(r as { liked_by_auth_user?: unknown }).liked_by_auth_user;
+    const liked = !!r.liked_by_auth_user;
     const flags = [this.own ? 'own' : 'other', r.is_public ? 'public' : 'private', r.is_archived ? 'archived' : 'active', liked ? 'liked' : 'unliked'];
     item.contextValue = `prompt.${flags.join('.')}`;
     return item;

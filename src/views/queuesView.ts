@@ -43,7 +43,7 @@ export class QueueNode extends PagedParentNode<QueueRun> {
   treeItem(): vscode.TreeItem {
     const q = this.queue;
     // The listing carries each queue's size (total_runs), so no call per queue is needed.
-    const size = (q as { total_runs?: unknown }).total_runs;
+    const size = q.total_runs;
     const item = new vscode.TreeItem(q.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('checklist');
@@ -88,14 +88,14 @@ export class QueueRunNode extends TreeNode {
     const item = new vscode.TreeItem(`${this.index + 1}. ${r.name ?? r.id}`, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = reviewed ? new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed')) : new vscode.ThemeIcon('circle-large-outline');
-    const asked = summarize((r as { inputs?: unknown }).inputs, 50);
+    const asked = summarize(r.inputs, 50);
     // What the run was asked differs most between neighbours, so it comes before when it was added.
     item.description = [asked ? `“${asked}”` : undefined, r.added_at ? vscode.l10n.t('added {0}', formatWhen(r.added_at) ?? '') : undefined, reviewed ? vscode.l10n.t('reviewed') : undefined]
       .filter(Boolean)
       .join(' · ');
     item.tooltip = markdownLines([
       `**${escapeMarkdown(r.name ?? '')}** · ${escapeMarkdown(r.run_type ?? 'run')} · ${reviewed ? vscode.l10n.t('reviewed') : vscode.l10n.t('not reviewed yet')}`,
-      asked ? vscode.l10n.t('Inputs: {0}', escapeMarkdown(summarize((r as { inputs?: unknown }).inputs, 300))) : undefined,
+      asked ? vscode.l10n.t('Inputs: {0}', escapeMarkdown(summarize(r.inputs, 300))) : undefined,
       r.added_at ? vscode.l10n.t('Added to the queue {0}', escapeMarkdown(new Date(r.added_at).toLocaleString())) : undefined,
       vscode.l10n.t('run id {0}', `\`${r.id}\``),
     ]);
