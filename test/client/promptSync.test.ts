@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { LangSmithClient, LangSmithValidationError, collect, type Commit } from '../../src/client';
 import { chatPromptManifest, type LcNode } from '../../src/client/templates';
-import { fromManifest, parsePromptFile, toManifest, writePromptFile, type PromptFile } from '../../src/prompts/promptFile';
-import { changesBetween, pushPromptFile, readRemote, setCommitTag, tagNameProblem, type PushOutcome } from '../../src/prompts/promptSync';
+import { fromManifest, parsePromptFile, toManifest, writePromptFile, type PromptFile } from '../../src/prompts/engine/promptFile';
+import { changesBetween, pushPromptFile, readRemote, setCommitTag, tagNameProblem, type PushOutcome } from '../../src/prompts/engine/promptSync';
 import { withLocalServer } from '../harness/localServer';
 import { clientFor, otherClientFor, recordingFetch, unique } from './_server';
 

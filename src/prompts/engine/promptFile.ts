@@ -5,9 +5,9 @@
 // commit". No `vscode` here: this runs in the extension host, in tests and in the unit layer alike.
 import Mustache from 'mustache';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, Parser, Scalar, YAMLSeq, type CST, type Document, type Node } from 'yaml';
-import { MSG } from '../client/messages';
-import { checkTemplateFormat, TEMPLATE_FORMATS, type TemplateFormat } from '../client/templates/format';
-import { fstringVariables } from '../client/templates/fstring';
+import { MSG } from '../../client/messages';
+import { checkTemplateFormat, TEMPLATE_FORMATS, type TemplateFormat } from '../../client/templates/format';
+import { fstringVariables } from '../../client/templates/fstring';
 import {
   readManifest,
   writeManifest,
@@ -18,8 +18,8 @@ import {
   type PromptManifest,
   type PromptModel,
   type TextPart,
-} from '../client/templates/manifest';
-import { mustacheVariables } from '../client/templates/mustache';
+} from '../../client/templates/manifest';
+import { mustacheVariables } from '../../client/templates/mustache';
 
 export const PROMPT_FILE_SUFFIX = '.prompt.yaml';
 export const MANIFEST_FILE_SUFFIX = '.prompt.json';
