@@ -3,4 +3,4 @@
 // command runs, so activation never parses YAML.
 export * from './engine/promptFile';
 export * from './engine/promptSync';
-export * from './prompty';
+export * from './engine/prompty';
