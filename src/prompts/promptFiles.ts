@@ -3,7 +3,7 @@
 // format itself (YAML, manifests) is a bundle of its own, loaded when the first prompt file is seen.
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
-import type { ParsedPromptFile, Problem } from './engine/promptFile';
+import type { ParsedPromptFile, Problem } from './engine';
 
 type Format = typeof import('./format');
 let loading: Promise<Format> | undefined;

@@ -9,7 +9,7 @@ import type { InMemoryHistoryStore, LangSmithClient, Message, PromptTemplate, Tr
 import { Commands } from '../constants';
 import { NotSignedInError } from '../auth/clientService';
 import { playgroundProject, resolveModelEndpoint, type ModelEndpoint } from '../auth/modelEndpoint';
-import type { PromptFile } from '../prompts/engine/promptFile';
+import type { PromptFile } from '../prompts/engine';
 import { editablePromptFileUri, parsePromptDocument, promptFormat } from '../prompts/promptFiles';
 import {
   ConfigureModel,

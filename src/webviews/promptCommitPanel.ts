@@ -4,9 +4,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
-import type { ParsedPromptFile } from '../prompts/engine/promptFile';
+import type { ParsedPromptFile, RemotePrompt } from '../prompts/engine';
 import { editablePromptFileUri, parsePromptDocument, promptFormat } from '../prompts/promptFiles';
-import type { RemotePrompt } from '../prompts/engine/promptSync';
 import {
   OpenCommit,
   PromptCommitChanged,

@@ -3,8 +3,7 @@
 import assert from 'node:assert/strict';
 import { LangSmithClient, LangSmithValidationError, collect, type Commit } from '../../src/client';
 import { chatPromptManifest, type LcNode } from '../../src/client/templates';
-import { fromManifest, parsePromptFile, toManifest, writePromptFile, type PromptFile } from '../../src/prompts/engine/promptFile';
-import { changesBetween, pushPromptFile, readRemote, setCommitTag, tagNameProblem, type PushOutcome } from '../../src/prompts/engine/promptSync';
+import { changesBetween, fromManifest, parsePromptFile, pushPromptFile, readRemote, setCommitTag, tagNameProblem, toManifest, writePromptFile, type PromptFile, type PushOutcome } from '../../src/prompts/engine';
 import { withLocalServer } from '../harness/localServer';
 import { clientFor, otherClientFor, recordingFetch, unique } from './_server';
 

@@ -22,7 +22,7 @@ import {
   type ParsedPromptFile,
   type PromptFile,
   type PromptMeta,
-} from '../../src/prompts/engine/promptFile';
+} from '../../src/prompts/engine';
 
 type Json = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
 // No `vscode` here: this runs in the extension host and in tests alike.
 import Mustache from 'mustache';
 import { isMap, parseDocument } from 'yaml';
-import { PROMPT_NAME, type FileMessage, type PromptFile } from './promptFile';
+import { PROMPT_NAME, type FileMessage, type PromptFile } from './model';
 
 const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** A role line: the role alone on its line, optionally after `#` (as Prompty allows). */

@@ -5,7 +5,8 @@ import { diffLines } from 'diff';
 import type { Commit, LangSmithClient, PromptRepo, PromptTag } from '../../client';
 import { isConflict, LangSmithValidationError } from '../../client/errors';
 import { MSG } from '../../client/messages';
-import { fromManifest, toManifest, type FileMessage, type PromptFile } from './promptFile';
+import { fromManifest, toManifest } from './manifest';
+import type { FileMessage, PromptFile } from './model';
 
 /** Where a prompt named by a file lives, and whether the caller may write to it. */
 export interface PromptTarget {
