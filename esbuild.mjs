@@ -45,8 +45,8 @@ const APART = {
   client: { entry: 'src/common/clientEntry.ts', lazy: true },
   clientErrors: { entry: 'src/client/errors.ts', lazy: false },
   csv: { entry: 'src/common/csv.ts', lazy: true },
-  // Prompt files: the YAML parser and the manifest conversion, loaded when a prompt file is first seen.
-  promptFile: { entry: 'src/prompts/format.ts', lazy: true },
+  // Prompt files: the prompt-file engine (YAML, manifests, sync), loaded when a prompt file is first seen.
+  promptFile: { entry: 'src/prompts/engine/index.ts', lazy: true },
 };
 const apartFile = (entry) => (entry.includes('/') ? path.resolve(entry) : entry);
 

@@ -5,11 +5,11 @@ import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import type { ParsedPromptFile, Problem } from './engine';
 
-type Format = typeof import('./format');
+type Format = typeof import('./engine');
 let loading: Promise<Format> | undefined;
 /** The prompt-file bundle, loaded once. */
 export function promptFormat(): Promise<Format> {
-  loading ??= import('./format');
+  loading ??= import('./engine');
   return loading;
 }
 
