@@ -5,6 +5,7 @@ import type { ClientService } from '../auth/clientService';
 import { endpointProblem, hasStoredModelKey, LOCAL_MODEL, DEFAULT_MODEL, originOf, resolveModelEndpoint, storeModelKey } from '../auth/modelEndpoint';
 import { normalizeEndpoint } from '../common/config';
 import { Commands, ConfigKeys } from '../constants';
+import { isPromptFile } from '../prompts/engine/fileNames';
 import { ProjectNode, RunNode } from '../views/projectsView';
 import { CommitNode, PromptNode } from '../views/promptsView';
 import type { TreeNode } from '../views/treeNode';
@@ -13,8 +14,6 @@ import { Panels } from '../webviews/descriptors';
 import type { PanelFrame } from '../webviews/panels';
 import type { CommandRegistrar } from './registerCommand';
 import { ask } from './ui';
-
-const PROMPT_FILE = /\.prompt\.(ya?ml|json)$/i;
 
 export function registerPlaygroundCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews, panels: PanelFrame, secrets: vscode.SecretStorage): void {
   register(Commands.runPrompt, async (arg) => {
@@ -32,7 +31,7 @@ export function registerPlaygroundCommands(register: CommandRegistrar, clients: 
       return;
     }
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-    if (!uri || !PROMPT_FILE.test(uri.path)) throw new Error(vscode.l10n.t('Open a prompt file (*.prompt.yaml or *.prompt.json), or pick a commit in the Prompts view, to run it.'));
+    if (!uri || !isPromptFile(uri.path)) throw new Error(vscode.l10n.t('Open a prompt file (*.prompt.yaml or *.prompt.json), or pick a commit in the Prompts view, to run it.'));
     if (uri.scheme === 'langsmith') throw new Error(vscode.l10n.t('This is a commit from LangSmith: run it from the Prompts view (Run Prompt on the commit).'));
     await panels.show(Panels.playground, { kind: 'file', uri: uri.toString() }, vscode.ViewColumn.Beside);
   });

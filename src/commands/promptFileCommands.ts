@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import type { LangSmithClient, PromptTag } from '../client';
+import { asPromptYamlPath, isPromptFile, promptNamedBy } from '../prompts/engine/fileNames';
 import { promptFormat } from '../prompts/promptFiles';
 import { documentUri, promptCommitUri, showDocument } from '../views/documents';
 import { formatWhen } from '../views/format';
@@ -54,7 +55,7 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
 /** The prompt file a command is about: the given URI, else the active editor's document. */
 function promptFileUri(arg: unknown): vscode.Uri {
   const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-  if (!uri || !/\.prompt\.(ya?ml|json)$/i.test(uri.path)) throw new Error(vscode.l10n.t('Open a prompt file (*.prompt.yaml or *.prompt.json) first.'));
+  if (!uri || !isPromptFile(uri.path)) throw new Error(vscode.l10n.t('Open a prompt file (*.prompt.yaml or *.prompt.json) first.'));
   if (uri.scheme === 'langsmith') throw new Error(vscode.l10n.t('This is a commit from LangSmith, read-only. Pull it into a file to change it.'));
   return uri;
 }
@@ -62,8 +63,8 @@ function promptFileUri(arg: unknown): vscode.Uri {
 async function identifierOf(uri: vscode.Uri): Promise<string> {
   const doc = await vscode.workspace.openTextDocument(uri);
   const format = await promptFormat();
-  const parsed = /\.json$/i.test(uri.path) ? undefined : format.parsePromptFile(doc.getText());
-  const id = parsed?.file?.identifier ?? /^prompt:[ \t]*["']?([\w.-]+(?:\/[\w.-]+)?)/m.exec(doc.getText())?.[1];
+  const text = doc.getText();
+  const id = promptNamedBy(format.parsePromptText(text, uri.path), text);
   if (!id) throw new Error(vscode.l10n.t('{0} names no prompt: add `prompt: <name>` at the top.', path.posix.basename(uri.path)));
   return id;
 }
@@ -150,7 +151,7 @@ export function registerPromptFileCommands(register: CommandRegistrar, clients: 
         filters: { [vscode.l10n.t('Prompt files')]: ['yaml'] },
       });
       if (!target) throw new UserCancelled();
-      if (!/\.prompt\.ya?ml$/i.test(target.path)) target = target.with({ path: `${target.path.replace(/\.ya?ml$/i, '')}.prompt.yaml` });
+      target = target.with({ path: asPromptYamlPath(target.path) });
     }
     const existing = await readIfExists(target);
     let text: string;

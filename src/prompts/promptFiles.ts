@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import type { ParsedPromptFile, Problem } from './engine';
+import { isPromptFile } from './engine/fileNames';
 
 type Format = typeof import('./engine');
 let loading: Promise<Format> | undefined;
@@ -21,7 +22,7 @@ const SELECTOR: vscode.DocumentSelector = [
 ];
 
 export function isPromptDocument(doc: vscode.TextDocument): boolean {
-  return /\.prompt\.(ya?ml|json)$/i.test(doc.uri.path);
+  return isPromptFile(doc.uri.path);
 }
 
 /**
@@ -32,12 +33,11 @@ export function editablePromptFileUri(raw: string): vscode.Uri | undefined {
   try {
     const uri = vscode.Uri.parse(raw, true);
     if (!['file', 'untitled', 'vscode-remote', 'vscode-userdata', 'vscode-vfs'].includes(uri.scheme)) return undefined;
-    return /\.prompt\.(ya?ml|json)$/i.test(uri.path) ? uri : undefined;
+    return isPromptFile(uri.path) ? uri : undefined;
   } catch {
     return undefined;
   }
 }
-const isYaml = (doc: vscode.TextDocument) => /\.prompt\.ya?ml$/i.test(doc.uri.path);
 
 const SEVERITY: Record<Problem['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -48,10 +48,7 @@ const SEVERITY: Record<Problem['severity'], vscode.DiagnosticSeverity> = {
 
 /** Reads a prompt document (YAML or a raw manifest) into the parsed form the features share. */
 export async function parsePromptDocument(doc: vscode.TextDocument): Promise<ParsedPromptFile> {
-  const format = await promptFormat();
-  if (isYaml(doc)) return format.parsePromptFile(doc.getText());
-  const { file, problem } = format.parseManifestFile(doc.getText(), doc.uri.path.split('/').pop());
-  return { ...(file ? { file } : {}), problems: problem ? [problem] : [], variables: [], templates: [] };
+  return (await promptFormat()).parsePromptText(doc.getText(), doc.uri.path);
 }
 
 /**

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import type { ParsedPromptFile, RemotePrompt } from '../prompts/engine';
+import { promptNamedBy } from '../prompts/engine/fileNames';
 import { editablePromptFileUri, parsePromptDocument, promptFormat } from '../prompts/promptFiles';
 import {
   OpenCommit,
@@ -28,9 +29,7 @@ function fileUri(key: PromptCommitKey): vscode.Uri | undefined {
 
 /** The prompt a file names, even when the file has problems elsewhere (so the panel can still show the remote). */
 function namedPrompt(parsed: ParsedPromptFile, text: string): string | null {
-  if (parsed.file?.identifier) return parsed.file.identifier;
-  const m = /^prompt:[ \t]*["']?([A-Za-z0-9][\w.-]*(?:\/[A-Za-z0-9][\w.-]*)?)["']?[ \t]*(?:#.*)?$/m.exec(text);
-  return m?.[1] ?? null;
+  return promptNamedBy(parsed, text) ?? null;
 }
 
 function localInfo(doc: vscode.TextDocument, parsed: ParsedPromptFile): LocalInfo {

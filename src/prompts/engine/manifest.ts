@@ -15,6 +15,7 @@ import {
 } from '../../client/templates/manifest';
 import type { TemplateFormat } from '../../client/templates/format';
 import { mustacheVariables } from '../../client/templates/mustache';
+import { promptNameOfFile } from './fileNames';
 import { OWNER, PROMPT_NAME, ROLES, type FileMessage, type FilePart, type Problem, type PromptFile, type PromptMeta } from './model';
 
 // ---------- file → manifest ----------
@@ -133,7 +134,7 @@ export function parseManifestFile(text: string, fileName?: string): { manifest?:
     const k = (json as { kwargs?: { metadata?: Record<string, unknown> } } | null)?.kwargs;
     const hubRepo = typeof k?.metadata?.['lc_hub_repo'] === 'string' ? (k.metadata['lc_hub_repo'] as string) : undefined;
     const hubOwner = typeof k?.metadata?.['lc_hub_owner'] === 'string' ? (k.metadata['lc_hub_owner'] as string) : undefined;
-    const fromName = fileName?.replace(/\.prompt\.json$/i, '');
+    const fromName = fileName === undefined ? undefined : promptNameOfFile(fileName);
     const name = hubRepo ?? (fromName && PROMPT_NAME.test(fromName) ? fromName : undefined);
     const identifier = name ? (hubOwner && hubOwner !== '-' && OWNER.test(hubOwner) ? `${hubOwner}/${name}` : name) : undefined;
     const file = fromManifest(json, { identifier });

@@ -4,6 +4,8 @@ import Mustache from 'mustache';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type YAMLSeq } from 'yaml';
 import { MSG } from '../../client/messages';
 import { checkTemplateFormat, type TemplateFormat } from '../../client/templates/format';
+import { promptFileKind } from './fileNames';
+import { parseManifestFile } from './manifest';
 import { OWNER, PROMPT_NAME, ROLES, TOP_KEYS, VARIABLE, type FileMessage, type FilePart, type ParsedPromptFile, type PromptFile } from './model';
 import { deepest, MAX_DEPTH, Reader, valueOffsets } from './yamlPositions';
 
@@ -300,4 +302,11 @@ export function parsePromptFile(text: string): ParsedPromptFile {
 /** The first error of a parse, as one line, or undefined when the file can be pushed. */
 export function firstError(parsed: ParsedPromptFile): string | undefined {
   return parsed.problems.find((p) => p.severity === 'error')?.message;
+}
+
+/** Reads a prompt file of either kind, told apart by its name: YAML, or a raw manifest (`*.prompt.json`). */
+export function parsePromptText(text: string, fileName: string): ParsedPromptFile {
+  if (promptFileKind(fileName) === 'yaml') return parsePromptFile(text);
+  const { file, problem } = parseManifestFile(text, fileName.split('/').pop());
+  return { ...(file ? { file } : {}), problems: problem ? [problem] : [], variables: [], templates: [] };
 }
