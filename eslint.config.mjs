@@ -53,6 +53,21 @@ export default tseslint.config(
       }],
     },
   },
+  // The prompt-file engine runs without VS Code too (the extension loads it apart; a command-line tool and a server
+  // use it as it is): it imports src/client and packages, never vscode, the host's rooms, nor the editor features
+  // beside it in src/prompts/ (the engine is one flat folder: a `../x` from it is src/prompts/x).
+  {
+    files: ['src/prompts/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'src/prompts/engine runs without VS Code: no vscode import here.' }],
+        patterns: [
+          door(`^(\\.\\./)+(${HOST_ROOMS})(/|$)`, 'src/prompts/engine never imports the extension host’s rooms (src/client and packages only).'),
+          door('^\\.\\./(?!\\.\\./)', 'src/prompts/engine never imports the editor features of src/prompts/ (they import the engine).'),
+        ],
+      }],
+    },
+  },
   // Constants are the ground floor: they import nothing of the project.
   {
     files: ['src/constants.ts'],

@@ -34,6 +34,14 @@ describe('lint: the doors of the architecture', function () {
     await allowed('src/client/resources/datasets.ts', "import { MSG } from '../messages';\nexport const x = MSG;\n");
   });
 
+  it('src/prompts/engine never imports vscode, the host’s rooms or the editor features; src/client it may', async () => {
+    await refused('src/prompts/engine/parse.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n", /no-restricted-imports.*engine runs without VS Code/);
+    await refused('src/prompts/engine/sync.ts', "import { ClientService } from '../../auth/clientService';\nexport const x = ClientService;\n", /engine never imports the extension host/);
+    await refused('src/prompts/engine/write.ts', "import { Commands } from '../../constants';\nexport const x = Commands;\n", /engine never imports the extension host/);
+    await refused('src/prompts/engine/model.ts', "import { promptFormat } from '../promptFiles';\nexport const x = promptFormat;\n", /engine never imports the editor features/);
+    await allowed('src/prompts/engine/sync.ts', "import { MSG } from '../../client/messages';\nimport { toManifest } from './manifest';\nexport const x = [MSG, toManifest];\n");
+  });
+
   it('auth/, views/ and common/ never reach up into commands/', async () => {
     await refused('src/views/treeNode.ts', "import { prompter } from '../commands/prompter';\nexport const x = prompter;\n", /sit below commands/);
     await allowed('src/views/treeNode.ts', "import { Commands } from '../constants';\nexport const x = Commands;\n");
