@@ -1,0 +1,76 @@
+// The prompt-file engine and the API client run in plain Node, without VS Code: a command-line tool or a server
+// uses them as they are. Both are bundled here with nothing marked external, so a `vscode` import anywhere in
+// their graph fails the build (no package of that name exists outside the editor), and the bundle then does a
+// prompt file's round trip in a `node` process of its own.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+
+const root = path.resolve(__dirname, '../..');
+
+/** What the child process does with the bundle; it prints one line of JSON. */
+const CHILD = `
+const { engine, client } = require(process.argv[1]);
+const text = [
+  'prompt: plain-node',
+  'template_format: f-string',
+  'messages:',
+  '  - role: system',
+  '    template: You answer in {style}.',
+  '  - role: human',
+  '    template: "{question}"',
+  '',
+].join('\\n');
+const parsed = engine.parsePromptFile(text);
+const manifest = engine.toManifest(parsed.file);
+const back = engine.fromManifest(manifest, { identifier: parsed.file.identifier });
+const written = engine.writePromptFile(back, { header: true });
+const again = engine.parsePromptFile(written);
+const api = new client.LangSmithClient({ apiUrl: 'http://127.0.0.1:9/', apiKey: 'plain-node' });
+console.log(JSON.stringify({
+  errors: parsed.problems.filter((p) => p.severity === 'error').length,
+  inputVariables: manifest.kwargs.input_variables,
+  identifier: again.file && again.file.identifier,
+  sameManifest: JSON.stringify(engine.toManifest(again.file)) === JSON.stringify(manifest),
+  isPromptFile: engine.isPromptFile('a/b.prompt.yml'),
+  apiUrl: api.apiUrl,
+  vscodeLoaded: Object.keys(require.cache).some((k) => /[\\\\/]vscode[\\\\/]/.test(k)),
+}));
+`;
+
+describe('plain Node: the prompt-file engine and the client', function () {
+  this.timeout(60_000);
+  let dir: string;
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-plain-node-'));
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('bundles without vscode, then parses, converts, writes a prompt file and constructs a client', async () => {
+    const bundle = path.join(dir, 'plain.js');
+    // No `external`: every import must resolve to a file or a package, and `vscode` resolves to neither.
+    await esbuild.build({
+      stdin: { contents: "export * as engine from './src/prompts/engine';\nexport * as client from './src/client';\n", resolveDir: root, loader: 'ts', sourcefile: 'plain.ts' },
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      outfile: bundle,
+      logLevel: 'silent',
+    });
+    const out = execFileSync(process.execPath, ['-e', CHILD, bundle], { cwd: dir, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+    assert.deepEqual(JSON.parse(out.trim()), {
+      errors: 0,
+      inputVariables: ['style', 'question'],
+      identifier: 'plain-node',
+      sameManifest: true,
+      isPromptFile: true,
+      apiUrl: 'http://127.0.0.1:9',
+      vscodeLoaded: false,
+    });
+  });
+});
