@@ -9,10 +9,15 @@ import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
 import { MSG } from '../../src/client/messages';
 import {
+  asPromptYamlPath,
   fromManifest,
+  isPromptFile,
   manifestAsPromptFile,
   parsePromptFile,
+  parsePromptText,
+  promptFileKind,
   promptFileName,
+  promptNamedBy,
   rewritePromptFile,
   scanTemplate,
   toManifest,
@@ -796,5 +801,30 @@ describe('prompt file JSON schemas', () => {
     for (const bad of [{ lc: 1, type: 'constructor' }, { lc: '1', type: 'constructor', id: ['a'] }, { lc: 1, type: 'constructor', id: [1, 2] }, { lc: 1, type: 'constructor', id: ['a'], kwargs: [] }, ['not', 'an', 'object']]) {
       assert.equal(manifestValidator.validate(bad).valid, false, JSON.stringify(bad));
     }
+  });
+});
+
+describe('prompt-file names', () => {
+  it('tells a prompt file by its name, in any case, and its kind', () => {
+    for (const yaml of ['a.prompt.yaml', 'dir/a.prompt.yml', 'A.PROMPT.YAML']) assert.equal(promptFileKind(yaml), 'yaml', yaml);
+    assert.equal(promptFileKind('/w/a.Prompt.Json'), 'json');
+    for (const other of ['a.yaml', 'a.prompt', 'a.prompt.yaml.bak', 'a.prompty', 'prompt.yaml']) assert.equal(isPromptFile(other), false, other);
+    assert.equal(isPromptFile('/w/x.prompt.json'), true);
+  });
+
+  it('a Pull target becomes a YAML prompt file', () => {
+    assert.equal(asPromptYamlPath('/w/a.prompt.yml'), '/w/a.prompt.yml');
+    assert.equal(asPromptYamlPath('/w/a.yaml'), '/w/a.prompt.yaml');
+    assert.equal(asPromptYamlPath('/w/a'), '/w/a.prompt.yaml');
+  });
+
+  it('names the prompt of a file: its `prompt:` even with problems elsewhere, a raw manifest by its file name', () => {
+    const broken = 'prompt: acme/triage # the team’s\ntemplate_format: jinja2\n';
+    assert.equal(promptNamedBy(parsePromptFile(broken), broken), 'acme/triage');
+    const none = 'template_format: f-string\ntemplate: hi\n';
+    assert.equal(promptNamedBy(parsePromptFile(none), none), undefined);
+    const manifest = JSON.stringify(toManifest({ templateFormat: 'f-string', body: { kind: 'string', template: 'Hi {name}' } }));
+    const parsed = parsePromptText(manifest, '/w/greeting.prompt.json');
+    assert.equal(promptNamedBy(parsed, manifest), 'greeting');
   });
 });
