@@ -28,7 +28,7 @@ export const Panels = {
     hasCss: true,
     restores: true,
     instances: 'one',
-    load: () => import('./helloPanel').then((m) => m.helloApp as PanelApp<unknown>),
+    load: () => import('./hello/helloPanel').then((m) => m.helloApp as PanelApp<unknown>),
   },
   exampleEditor: {
     app: 'exampleEditor',
@@ -37,7 +37,7 @@ export const Panels = {
     hasCss: true,
     restores: true,
     instances: 'perKey',
-    load: () => import('./exampleEditorPanel').then((m) => m.exampleEditorApp as PanelApp<unknown>),
+    load: () => import('./exampleEditor/exampleEditorPanel').then((m) => m.exampleEditorApp as PanelApp<unknown>),
   },
   datasetDiff: {
     app: 'datasetDiff',
@@ -46,7 +46,7 @@ export const Panels = {
     hasCss: true,
     restores: true,
     instances: 'perKey',
-    load: () => import('./datasetDiffPanel').then((m) => m.datasetDiffApp as PanelApp<unknown>),
+    load: () => import('./datasetDiff/datasetDiffPanel').then((m) => m.datasetDiffApp as PanelApp<unknown>),
   },
   promptCommit: {
     app: 'promptCommit',
@@ -55,7 +55,7 @@ export const Panels = {
     hasCss: true,
     restores: true,
     instances: 'perKey',
-    load: () => import('./promptCommitPanel').then((m) => m.promptCommitApp as PanelApp<unknown>),
+    load: () => import('./promptCommit/promptCommitPanel').then((m) => m.promptCommitApp as PanelApp<unknown>),
   },
   playground: {
     app: 'playground',
@@ -64,6 +64,6 @@ export const Panels = {
     hasCss: true,
     restores: true,
     instances: 'perKey',
-    load: () => import('./playgroundPanel').then((m) => m.playgroundApp as PanelApp<unknown>),
+    load: () => import('./playground/playgroundPanel').then((m) => m.playgroundApp as PanelApp<unknown>),
   },
 } as const satisfies Record<string, PanelDescriptor>;

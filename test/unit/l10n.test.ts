@@ -66,9 +66,9 @@ function importsVscode(text: string): boolean {
 function scannedFiles(): string[] {
   const inFolders = FOLDERS.flatMap((dir) =>
     fs
-      .readdirSync(path.join(root, dir))
+      .readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.ts'))
-      .map((f) => `${dir}/${f}`),
+      .map((f) => `${dir}/${f.split(path.sep).join('/')}`),
   );
   const common = fs
     .readdirSync(path.join(root, 'src/common'))
@@ -204,7 +204,7 @@ describe('localization of the extension host', () => {
   const sources = files.map(parse);
 
   it('scans the host’s folders', () => {
-    for (const f of ['src/commands/datasetCommands.ts', 'src/views/treeNode.ts', 'src/auth/signIn.ts', 'src/webviews/exampleEditorPanel.ts', 'src/prompts/promptFiles.ts', 'src/common/config.ts']) {
+    for (const f of ['src/commands/datasetCommands.ts', 'src/views/treeNode.ts', 'src/auth/signIn.ts', 'src/webviews/exampleEditor/exampleEditorPanel.ts', 'src/prompts/promptFiles.ts', 'src/common/config.ts']) {
       assert.ok(files.includes(f), `${f} is not scanned`);
     }
     for (const f of Object.keys(EXCLUDED)) assert.ok(fs.existsSync(path.join(root, f)), `${f} is excluded but does not exist: drop the entry`);

@@ -5,12 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { InMemoryHistoryStore, LangSmithClient, Message, PromptTemplate, Tracer } from '../client';
-import { Commands } from '../constants';
-import { NotSignedInError } from '../auth/clientService';
-import { playgroundProject, resolveModelEndpoint, type ModelEndpoint } from '../auth/modelEndpoint';
-import type { PromptFile } from '../prompts/engine';
-import { editablePromptFileUri, parsePromptDocument, promptFormat } from '../prompts/promptFiles';
+import type { InMemoryHistoryStore, LangSmithClient, Message, PromptTemplate, Tracer } from '../../client';
+import { Commands } from '../../constants';
+import { NotSignedInError } from '../../auth/clientService';
+import { playgroundProject, resolveModelEndpoint, type ModelEndpoint } from '../../auth/modelEndpoint';
+import type { PromptFile } from '../../prompts/engine';
+import { editablePromptFileUri, parsePromptDocument, promptFormat } from '../../prompts/promptFiles';
 import {
   ConfigureModel,
   FlushTraces,
@@ -31,9 +31,9 @@ import {
   type PromptPreview,
   type SessionInfo,
   type TraceStatus,
-} from '../protocol/playground';
-import { RequestError } from '../protocol/router';
-import type { PanelApp, PanelServices } from './panels';
+} from '../../protocol/playground';
+import { RequestError } from '../../protocol/router';
+import type { PanelApp, PanelServices } from '../panels';
 
 /** Where the history wrapper puts the earlier turns and the new message among the prompt's values. */
 const FOLLOW_UP = { historyKey: 'chat_history', inputKey: 'follow_up' } as const;

@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Example, LangSmithClient } from '../client';
-import { isNotFound } from '../client/errors';
-import { prompter } from '../commands/prompter';
+import type { Example, LangSmithClient } from '../../client';
+import { isNotFound } from '../../client/errors';
+import { prompter } from '../../commands/prompter';
 import {
   DraftState,
   ExampleChanged,
@@ -21,11 +21,11 @@ import {
   type ExampleDraft,
   type ExampleEditorState,
   type ExampleSnapshot,
-} from '../protocol/exampleEditor';
-import { RequestError } from '../protocol/router';
-import { setDraft } from '../views/documents';
-import { Panels } from './descriptors';
-import type { PanelApp } from './panels';
+} from '../../protocol/exampleEditor';
+import { RequestError } from '../../protocol/router';
+import { setDraft } from '../../views/documents';
+import { Panels } from '../descriptors';
+import type { PanelApp } from '../panels';
 
 /** Files larger than this are refused when attached (they travel in one request). */
 export const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;

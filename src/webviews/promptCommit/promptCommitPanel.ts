@@ -3,10 +3,10 @@
 // (never on a parent other than the one the user saw).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Commands } from '../constants';
-import type { ParsedPromptFile, RemotePrompt } from '../prompts/engine';
-import { promptNamedBy } from '../prompts/engine/fileNames';
-import { editablePromptFileUri, parsePromptDocument, promptFormat } from '../prompts/promptFiles';
+import { Commands } from '../../constants';
+import type { ParsedPromptFile, RemotePrompt } from '../../prompts/engine';
+import { promptNamedBy } from '../../prompts/engine/fileNames';
+import { editablePromptFileUri, parsePromptDocument, promptFormat } from '../../prompts/promptFiles';
 import {
   OpenCommit,
   PromptCommitChanged,
@@ -18,10 +18,10 @@ import {
   type LocalInfo,
   type PromptCommitState,
   type RemoteInfo,
-} from '../protocol/promptCommit';
-import { RequestError } from '../protocol/router';
-import { promptCommitUri, showDocument } from '../views/documents';
-import type { PanelApp } from './panels';
+} from '../../protocol/promptCommit';
+import { RequestError } from '../../protocol/router';
+import { promptCommitUri, showDocument } from '../../views/documents';
+import type { PanelApp } from '../panels';
 
 function fileUri(key: PromptCommitKey): vscode.Uri | undefined {
   return editablePromptFileUri(key.uri);

@@ -1,7 +1,7 @@
 // The connection-check panel: the smallest app on the panel frame (one instance, restored after a reload).
 import * as vscode from 'vscode';
-import { ConnectionChanged, HelloReady, Ping, type ConnectionInfo } from '../protocol/hello';
-import type { PanelApp } from './panels';
+import { ConnectionChanged, HelloReady, Ping, type ConnectionInfo } from '../../protocol/hello';
+import type { PanelApp } from '../panels';
 
 type HelloKey = 'hello';
 

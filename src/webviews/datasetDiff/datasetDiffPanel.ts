@@ -4,9 +4,9 @@
 // the examples of the whole diff once, a chunk at a time, and keeps the ids that match. The JSON of an example
 // at both versions opens in VS Code's diff editor; editing opens the example editor.
 import * as vscode from 'vscode';
-import { NotSignedInError, type ClientService } from '../auth/clientService';
-import type { Example } from '../client';
-import { Commands } from '../constants';
+import { NotSignedInError, type ClientService } from '../../auth/clientService';
+import type { Example } from '../../client';
+import { Commands } from '../../constants';
 import {
   DatasetDiffKey,
   DatasetDiffReady,
@@ -18,12 +18,12 @@ import {
   type DiffKind,
   type DiffRow,
   type FieldChange,
-} from '../protocol/datasetDiff';
-import type { ParamsOf } from '../protocol/messages';
-import { CancelledError, RequestError } from '../protocol/router';
-import { documentUri } from '../views/documents';
-import { summarize } from '../views/format';
-import type { PanelApp } from './panels';
+} from '../../protocol/datasetDiff';
+import type { ParamsOf } from '../../protocol/messages';
+import { CancelledError, RequestError } from '../../protocol/router';
+import { documentUri } from '../../views/documents';
+import { summarize } from '../../views/format';
+import type { PanelApp } from '../panels';
 
 /** Examples asked for in one request (the API's page maximum). */
 const CHUNK = 100;
