@@ -15,7 +15,7 @@ import { Commands, SCHEME } from './constants';
 import { registerItemCommands } from './commands/itemCommands';
 import { registerPromptCommands } from './commands/promptCommands';
 import { registerQueueCommands } from './commands/queueCommands';
-import { setPrompter } from './commands/prompter';
+import { setPrompter } from './common/prompter';
 import { commandRegistrar } from './commands/registerCommand';
 import { registerResourceCommands } from './commands/resourceCommands';
 import { registerViewCommands } from './commands/viewCommands';

@@ -8,7 +8,7 @@ import { DatasetNode, ExampleNode, VersionNode } from '../views/datasetsView';
 import { documentUri, showDocument } from '../views/documents';
 import type { LangSmithViews } from '../views/views';
 import { Commands } from '../constants';
-import { prompter } from './prompter';
+import { prompter } from '../common/prompter';
 import { UserCancelled, type CommandRegistrar } from './registerCommand';
 import { ask, choose, confirm, selection, validateName, withProgress } from './ui';
 

@@ -14,7 +14,7 @@ import type { LangSmithViews } from '../views/views';
 import { Panels } from '../webviews/descriptors';
 import type { PanelFrame } from '../webviews/panels';
 import { Commands } from '../constants';
-import { prompter } from './prompter';
+import { prompter } from '../common/prompter';
 import type { CommandRegistrar } from './registerCommand';
 import { UserCancelled } from './registerCommand';
 import { choose, selection } from './ui';

@@ -1,6 +1,6 @@
 // Small helpers every command uses: the selection a context-menu command acts on, questions, progress.
 import * as vscode from 'vscode';
-import { prompter, type PickOptions } from './prompter';
+import { prompter, type PickOptions } from '../common/prompter';
 import { UserCancelled } from './registerCommand';
 
 /** A context-menu command gets the clicked node and, with multi-select, all selected nodes. */

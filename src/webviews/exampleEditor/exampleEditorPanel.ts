@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Example, LangSmithClient } from '../../client';
 import { isNotFound } from '../../client/errors';
-import { prompter } from '../../commands/prompter';
+import { prompter } from '../../common/prompter';
 import {
   DraftState,
   ExampleChanged,

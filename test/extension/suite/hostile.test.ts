@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parse as parseYaml } from 'yaml';
 import type * as z from 'zod/mini';
-import type { PickOptions, Prompter } from '../../../src/commands/prompter';
+import type { PickOptions, Prompter } from '../../../src/common/prompter';
 import type { WorkbenchApi } from '../../../src/extension';
 import * as datasetDiff from '../../../src/protocol/datasetDiff';
 import * as exampleEditor from '../../../src/protocol/exampleEditor';

@@ -2,7 +2,7 @@
 // validation (a rejected answer is recorded and the box dismissed, as when a user gives up), picks match
 // labels. Anything asked beyond the script, or of the wrong kind, fails the test.
 import type * as vscode from 'vscode';
-import type { PickOptions, Prompter } from '../../../src/commands/prompter';
+import type { PickOptions, Prompter } from '../../../src/common/prompter';
 
 export type Answer =
   | { input: string }
