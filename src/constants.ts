@@ -1,5 +1,5 @@
 // The ground floor: every identifier the extension shares with package.json and across its rooms (command ids,
-// context keys, view ids, webview view types, the document scheme, setting keys). It imports nothing, and every
+// context keys, view ids, the document scheme, setting keys). It imports nothing, and every
 // room may import it; a unit test checks the command list against package.json.
 
 export const Commands = {
@@ -102,15 +102,6 @@ export const ViewIds = {
   datasets: 'langsmith.datasets',
   prompts: 'langsmith.prompts',
   annotationQueues: 'langsmith.annotationQueues',
-} as const;
-
-/** The webview panels' view types (package.json activationEvents onWebviewPanel:…). */
-export const ViewTypes = {
-  hello: 'langsmith.hello',
-  exampleEditor: 'langsmith.exampleEditor',
-  datasetDiff: 'langsmith.datasetDiff',
-  promptCommit: 'langsmith.promptCommit',
-  playground: 'langsmith.playground',
 } as const;
 
 /** The scheme of the read-only documents of LangSmith objects (runs, examples, commits, drafts). */

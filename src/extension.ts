@@ -27,7 +27,7 @@ import { createLog } from './common/log';
 import { LangSmithDocuments } from './views/documents';
 import { LangSmithViews } from './views/views';
 import { Panels } from './webviews/descriptors';
-import { PanelFrame } from './webviews/panels';
+import { PanelFrame, panelClients } from './webviews/panels';
 
 /** What activate returns to the extension's own test suite (and to nobody else): the live services. */
 export interface WorkbenchApi {
@@ -57,12 +57,13 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
     {
       extensionUri: context.extensionUri,
       log,
-      clients,
+      clients: panelClients(clients),
       workspaceState: context.workspaceState,
       secrets: context.secrets,
       onDidChangeConnection: connection.onDidChange,
-      refreshDataset: (datasetId) => views.refreshDataset(datasetId),
-      refreshPrompt: (name, handle) => views.refreshPrompt(name, handle),
+      views: {
+        changed: (what) => (what.kind === 'dataset' ? views.refreshDataset(what.datasetId) : views.refreshPrompt(what.name, what.handle)),
+      },
       async connection() {
         const c = await connection.current();
         return { endpoint: c.endpoint, signedIn: c.apiKey !== undefined };

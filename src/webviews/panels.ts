@@ -1,31 +1,97 @@
 // The one place that creates, tracks, reveals and restores webview panels, from their descriptors. An app is a
-// descriptor (descriptors.ts), a protocol file (src/protocol/<app>.ts), a host controller (a PanelApp) and a
-// React app (webview-ui/src/apps/<app>/); this file is the same for all of them.
+// descriptor (descriptors.ts), a protocol file (src/protocol/<app>.ts), a host controller (a PanelApp in
+// src/webviews/<app>/) and a React app (webview-ui/src/apps/<app>/); this file is the same for all of them.
 import * as vscode from 'vscode';
 import type * as z from 'zod/mini';
 import type { ClientService } from '../auth/clientService';
+import type { LangSmithClient, Tracer, TracerOptions } from '../client';
 import type { ConnectionState, ReadyType, Schema } from '../protocol/messages';
-import type { PanelDescriptor } from './descriptors';
 import type { WebviewHost } from './webviewHost';
 
 /** The webview host (and with it the message router and zod) loads with the first panel, not at activation. */
 const loadWebviewHost = () => import('./webviewHost').then((m) => m.WebviewHost);
 
+/** What the frame needs to create, track, reveal and restore the panels of one app (see definePanel). */
+export interface PanelDescriptor<K = unknown> {
+  /** The app's name: its bundle (dist/webviews/<app>.js), its protocol scope, its host folder and its view type. */
+  readonly app: string;
+  /** `langsmith.<app>`; package.json activates on `onWebviewPanel:<viewType>` so a panel restores (a unit test checks). */
+  readonly viewType: string;
+  /** An icon of media/ for the editor tab. */
+  readonly icon: string;
+  /** Whether the bundle comes with a stylesheet (dist/webviews/<app>.css). */
+  readonly hasCss: boolean;
+  /** Whether a panel comes back after a window reload (through a serializer). */
+  readonly restores: boolean;
+  /** One panel for the app, or one per thing it shows (an example, a pair of versions). */
+  readonly instances: 'one' | 'perKey';
+  /** The host controller, loaded on first use. */
+  readonly load: () => Promise<PanelApp<K>>;
+}
+
+/** The view type of an app's panels. */
+export function viewTypeOf(app: string): string {
+  return `langsmith.${app}`;
+}
+
+/**
+ * A descriptor from what sets the app apart (its name, its instances, its lazily loaded controller); the rest
+ * has defaults: the view type from the name, the LangSmith icon, a stylesheet, restored after a reload.
+ */
+export function definePanel<K, S extends Schema>(
+  d: Pick<PanelDescriptor<K>, 'app' | 'instances'> & Partial<Pick<PanelDescriptor<K>, 'icon' | 'hasCss' | 'restores'>> & { load: () => Promise<PanelApp<K, S>> },
+): PanelDescriptor<K> {
+  // The frame handles every app's state as unknown: it only hands it from the controller to the ready answer.
+  return { viewType: viewTypeOf(d.app), icon: 'langsmith.svg', hasCss: true, restores: true, ...d, load: d.load as unknown as () => Promise<PanelApp<K>> };
+}
+
+/** What a panel changed that the trees show: the views reload it. */
+export type Changed = { readonly kind: 'dataset'; readonly datasetId: string } | { readonly kind: 'prompt'; readonly name: string; readonly handle: string | null };
+
+/** The trees, as panels see them. */
+export interface PanelViews {
+  changed(what: Changed): void;
+}
+
+/**
+ * The API as panels reach it: every call goes through `call`, which records what it says about the
+ * connection's health (the status bar, the trees); the client itself is not handed out.
+ */
+export interface PanelClients {
+  call<T>(work: (client: LangSmithClient) => Promise<T>): Promise<T>;
+  /** The client module (runnables, templates, the chat model). */
+  api: ClientService['api'];
+  /** The fetch for other HTTP (a model endpoint), through the same proxy and CA settings. */
+  networkFetch: ClientService['networkFetch'];
+  readonly connection: ClientService['connection'];
+  /** A run queue of its own on the current connection (throws NotSignedInError when signed out). */
+  createTracer(options: TracerOptions): Promise<Tracer>;
+}
+
+/** The narrow view of the client service that panels get. */
+export function panelClients(clients: ClientService): PanelClients {
+  return {
+    call: (work) => clients.call(work),
+    api: () => clients.api(),
+    networkFetch: () => clients.networkFetch(),
+    connection: clients.connection,
+    createTracer: async (options) => (await clients.client()).createTracer(options),
+  };
+}
+
 /** What host controllers may use. */
 export interface PanelServices {
   readonly extensionUri: vscode.Uri;
   readonly log: vscode.LogOutputChannel;
-  readonly clients: ClientService;
+  readonly clients: PanelClients;
   /** Where panels keep what they remember per workspace (the playground's values). */
   readonly workspaceState: vscode.Memento;
   /** The extension's SecretStorage (the playground's model keys). */
   readonly secrets: vscode.SecretStorage;
   connection(): Promise<ConnectionState>;
   readonly onDidChangeConnection: vscode.Event<void>;
-  /** Reloads what the Datasets tree shows of a dataset that a panel changed. */
-  refreshDataset(datasetId: string): void;
-  /** Reloads what the Prompts tree shows of a prompt that a panel changed (pushed to, tagged). */
-  refreshPrompt(name: string, handle: string | null): void;
+  /** Told what a panel changed (a saved example, a pushed prompt), so the trees show it. */
+  readonly views: PanelViews;
 }
 
 /** A panel being set up by its app's controller. */
@@ -33,9 +99,10 @@ export interface PanelContext<K> {
   readonly host: WebviewHost;
   readonly key: K;
   readonly services: PanelServices;
-  readonly panels: PanelFrame;
   /** Sets the tab's title (it starts as the app's title for the key). */
   setTitle(title: string): void;
+  /** Opens this app's panel for this key again (or reveals it), as after the panel was closed. */
+  reopen(): Promise<void>;
 }
 
 /** What a panel's controller gives the frame. */
@@ -82,8 +149,8 @@ export class PanelFrame implements vscode.Disposable {
   }
 
   /** Reveals the panel showing `key`, or opens one. */
-  async show<K>(descriptor: PanelDescriptor, key: K, column: vscode.ViewColumn = vscode.ViewColumn.Active): Promise<WebviewHost> {
-    const [app, Host] = await Promise.all([descriptor.load() as Promise<PanelApp<K>>, loadWebviewHost()]);
+  async show<K>(descriptor: PanelDescriptor<K>, key: K, column: vscode.ViewColumn = vscode.ViewColumn.Active): Promise<WebviewHost> {
+    const [app, Host] = await Promise.all([descriptor.load(), loadWebviewHost()]);
     const id = this.instanceId(descriptor, app, key);
     const existing = this.open.get(id);
     if (existing) {
@@ -95,7 +162,7 @@ export class PanelFrame implements vscode.Disposable {
   }
 
   /** The open panels of an app (for notifications such as "this example changed on the server"). */
-  panelsOf<K>(descriptor: PanelDescriptor): { key: K; host: WebviewHost }[] {
+  panelsOf<K = unknown>(descriptor: Pick<PanelDescriptor<K>, 'app'>): { key: K; host: WebviewHost }[] {
     return [...this.open.values()].filter((p) => p.descriptor.app === descriptor.app).map((p) => ({ key: p.key as K, host: p.host }));
   }
 
@@ -113,21 +180,24 @@ export class PanelFrame implements vscode.Disposable {
     this.attach(Host, descriptor, app, panel, key);
   }
 
-  private instanceId<K>(descriptor: PanelDescriptor, app: PanelApp<K>, key: K): string {
+  private instanceId<K>(descriptor: PanelDescriptor<K>, app: PanelApp<K>, key: K): string {
     return descriptor.instances === 'one' ? descriptor.app : `${descriptor.app}:${app.keyId(key)}`;
   }
 
-  private attach<K>(Host: typeof WebviewHost, descriptor: PanelDescriptor, app: PanelApp<K>, panel: vscode.WebviewPanel, key: K): WebviewHost {
+  private attach<K>(Host: typeof WebviewHost, descriptor: PanelDescriptor<K>, app: PanelApp<K>, panel: vscode.WebviewPanel, key: K): WebviewHost {
     const id = this.instanceId(descriptor, app, key);
     const host = new Host(panel, this.services.extensionUri, { app: descriptor.app, title: app.title(key), hasCss: descriptor.hasCss }, this.services.log);
     panel.iconPath = vscode.Uri.joinPath(this.services.extensionUri, 'media', descriptor.icon);
-    const controller = app.open({ host, key, services: this.services, panels: this, setTitle: (title) => (panel.title = title) });
+    const controller = app.open({ host, key, services: this.services,
+      setTitle: (title) => (panel.title = title),
+      reopen: async () => void (await this.show(descriptor, key)),
+    });
     host.router.onRequest(app.ready, async (_params, { signal }) => {
       const [connection, state] = await Promise.all([this.services.connection(), controller.state(signal)]);
       host.markListening();
       return { restore: key, connection, state };
     });
-    this.open.set(id, { descriptor, key, host, controller: controller as PanelController<unknown> });
+    this.open.set(id, { descriptor: descriptor as PanelDescriptor, key, host, controller: controller as PanelController<unknown> });
     host.onDidDispose(() => {
       controller.dispose?.();
       if (this.open.get(id)?.host === host) this.open.delete(id);

@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import '../harness/vscodeStub';
 import { Commands, ContextKeys } from '../../src/constants';
+import { Panels } from '../../src/webviews/descriptors';
 
 const root = path.resolve(__dirname, '../..');
 const rawPkg = fs.readFileSync(path.join(root, 'package.json'), 'utf8');
@@ -80,5 +82,14 @@ describe('package.json', () => {
     // The connection's status bar item and sign-in state are there from startup; activation makes no network call.
     assert.ok(events.includes('onStartupFinished'));
     for (const e of events) assert.match(e, /^(onStartupFinished|onWebviewPanel:langsmith\.\w+|onLanguage:yaml|workspaceContains:\*\*\/\*\.prompt\.(yaml|json))$/, e);
+  });
+
+  it('activates on onWebviewPanel:<view type> for every webview app that restores, and on no other panel', () => {
+    const events: string[] = pkg.activationEvents ?? [];
+    const restoring = Object.values(Panels).filter((d) => d.restores);
+    // Without the event a panel left open is not restored after a reload until something else activates us.
+    for (const d of restoring) assert.ok(events.includes(`onWebviewPanel:${d.viewType}`), `package.json activationEvents lacks "onWebviewPanel:${d.viewType}" (the ${d.app} app)`);
+    const wanted = new Set(restoring.map((d) => `onWebviewPanel:${d.viewType}`));
+    for (const e of events.filter((x) => x.startsWith('onWebviewPanel:'))) assert.ok(wanted.has(e), `package.json activates on ${e}, which no restoring webview app has`);
   });
 });

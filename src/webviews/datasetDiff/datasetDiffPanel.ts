@@ -4,7 +4,7 @@
 // the examples of the whole diff once, a chunk at a time, and keeps the ids that match. The JSON of an example
 // at both versions opens in VS Code's diff editor; editing opens the example editor.
 import * as vscode from 'vscode';
-import { NotSignedInError, type ClientService } from '../../auth/clientService';
+import { NotSignedInError } from '../../auth/clientService';
 import type { Example } from '../../client';
 import { Commands } from '../../constants';
 import {
@@ -23,7 +23,7 @@ import type { ParamsOf } from '../../protocol/messages';
 import { CancelledError, RequestError } from '../../protocol/router';
 import { documentUri } from '../../views/documents';
 import { summarize } from '../../views/format';
-import type { PanelApp } from '../panels';
+import type { PanelApp, PanelClients } from '../panels';
 
 /** Examples asked for in one request (the API's page maximum). */
 const CHUNK = 100;
@@ -118,7 +118,7 @@ class DiffSession {
   private lastSearch: { kinds: string; needle: string; ids: string[] } | undefined;
 
   constructor(
-    private readonly clients: ClientService,
+    private readonly clients: PanelClients,
     private readonly key: DatasetDiffKey,
     /** Aborts when the panel closes: the diff is shared by the requests, so no one request may cancel it. */
     private readonly lifetime: AbortSignal,

@@ -24,7 +24,6 @@ import {
 } from '../../protocol/exampleEditor';
 import { RequestError } from '../../protocol/router';
 import { setDraft } from '../../views/documents';
-import { Panels } from '../descriptors';
 import type { PanelApp } from '../panels';
 
 /** Files larger than this are refused when attached (they travel in one request). */
@@ -99,7 +98,7 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
   keyId: (key) => key.exampleId,
   title: (key) => (key.isNew ? vscode.l10n.t('New Example') : vscode.l10n.t('Example')),
 
-  open({ host, key, services, panels, setTitle }) {
+  open({ host, key, services, setTitle, reopen: reopenPanel }) {
     const files = new Map<string, { name: string; mimeType: string; bytes: Uint8Array }>();
     let dirty = false;
     let lastDraft: DraftText | null = null;
@@ -107,15 +106,12 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
     let known: ExampleSnapshot | null = null;
     let baseTitle = exampleEditorApp.title(key);
     const showTitle = () => setTitle(`${dirty ? '● ' : ''}${baseTitle}`);
-    const client = () => services.clients.client();
+    const clients = services.clients;
 
     async function state(signal: AbortSignal): Promise<ExampleEditorState> {
-      const c = await client();
-      const [dataset, splits, example] = await Promise.all([
-        c.datasets.read({ datasetId: key.datasetId, signal }),
-        c.datasets.listSplits({ datasetId: key.datasetId, signal }),
-        readExample(c, key.exampleId, signal),
-      ]);
+      const [dataset, splits, example] = await clients.call((c) =>
+        Promise.all([c.datasets.read({ datasetId: key.datasetId, signal }), c.datasets.listSplits({ datasetId: key.datasetId, signal }), readExample(c, key.exampleId, signal)]),
+      );
       if (!example && !key.isNew) throw new RequestError('requestFailed', vscode.l10n.t('This example no longer exists: it was deleted from the dataset.'));
       known = example ? snapshot(example) : null;
       baseTitle = known ? vscode.l10n.t('Example · {0}', summary(known.inputs)) : vscode.l10n.t('New Example · {0}', dataset.name);
@@ -133,8 +129,7 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
     }
 
     host.router.onRequest(SaveExample, async ({ base, draft, attachments, force }, { signal }) => {
-      const c = await client();
-      const current = await readExample(c, key.exampleId, signal);
+      const current = await clients.call((c) => readExample(c, key.exampleId, signal));
       const server = current ? snapshot(current) : null;
       const changed = base === null ? server !== null : server === null || server.modifiedAt !== base;
       if (changed && !force) return { status: 'conflict' as const, server };
@@ -145,14 +140,14 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
       }));
       const metadata = draft.metadata ?? {};
       if (!server) {
-        await c.examples.create({
+        await clients.call((c) => c.examples.create({
           datasetId: key.datasetId,
           examples: [{ id: key.exampleId, inputs: draft.inputs, outputs: draft.outputs, metadata, split: draft.splits.length ? draft.splits : undefined, attachments: added }],
           signal,
-        });
+        }));
       } else {
         const kept = server.attachments.map((a) => a.name).filter((n) => !attachments.remove.includes(n));
-        await c.examples.update({
+        await clients.call((c) => c.examples.update({
           datasetId: key.datasetId,
           updates: [{
             id: key.exampleId,
@@ -164,10 +159,10 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
             attachmentsOperations: { retain: kept.filter((n) => !(n in attachments.rename)), rename: attachments.rename },
           }],
           signal,
-        });
+        }));
       }
       for (const { token } of attachments.add) files.delete(token);
-      const saved = await readExample(c, key.exampleId, signal);
+      const saved = await clients.call((c) => readExample(c, key.exampleId, signal));
       if (!saved) throw new RequestError('requestFailed', vscode.l10n.t('The example was saved but could not be read back.'));
       known = snapshot(saved);
       dirty = false;
@@ -175,13 +170,12 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
       baseTitle = vscode.l10n.t('Example · {0}', summary(known.inputs));
       showTitle();
       services.log.info(`Saved example ${key.exampleId} of dataset ${key.datasetId}.`);
-      services.refreshDataset(key.datasetId);
+      services.views.changed({ kind: 'dataset', datasetId: key.datasetId });
       return { status: 'saved' as const, example: known };
     });
 
     host.router.onRequest(ShowConflictDiff, async ({ draft }, { signal }) => {
-      const c = await client();
-      const current = await readExample(c, key.exampleId, signal);
+      const current = await clients.call((c) => readExample(c, key.exampleId, signal));
       const left = setDraft(`${key.exampleId}-server`, 'example-on-server', draftText(current ? snapshot(current) : null));
       const right = setDraft(`${key.exampleId}-draft`, 'example-yours', draftText(draft));
       await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('Example: on the server ↔ yours'), { preview: true });
@@ -203,8 +197,7 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
     });
 
     host.router.onRequest(OpenAttachment, async ({ name }, { signal }) => {
-      const c = await client();
-      const current = await readExample(c, key.exampleId, signal);
+      const current = await clients.call((c) => readExample(c, key.exampleId, signal));
       const attachment = current?.attachments?.[name];
       if (!attachment) throw new RequestError('invalidParams', vscode.l10n.t('The example has no attachment named “{0}” (save first to open a new one).', name));
       const url = new URL(attachment.presigned_url);
@@ -230,7 +223,7 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
     const viewState = host.panel.onDidChangeViewState(async () => {
       if (!host.panel.active || !known) return;
       try {
-        const current = await readExample(await client(), key.exampleId, host.signal);
+        const current = await clients.call((c) => readExample(c, key.exampleId, host.signal));
         const now = current ? snapshot(current) : null;
         if (now?.modifiedAt !== known.modifiedAt) {
           known = now;
@@ -255,7 +248,7 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
           .then((choice) => {
             if (choice !== reopen) return;
             recovered.set(key.exampleId, draft);
-            void panels.show(Panels.exampleEditor, key);
+            void reopenPanel();
           });
       },
     };

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { InMemoryHistoryStore, LangSmithClient, Message, PromptTemplate, Tracer } from '../../client';
+import type { InMemoryHistoryStore, Message, PromptTemplate, Tracer } from '../../client';
 import { Commands } from '../../constants';
 import { NotSignedInError } from '../../auth/clientService';
 import { playgroundProject, resolveModelEndpoint, type ModelEndpoint } from '../../auth/modelEndpoint';
@@ -187,8 +187,7 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
       }
       if (commitPrompt?.file) return commitPrompt;
       try {
-        const client = await services.clients.client();
-        const [pulled, format] = await Promise.all([client.prompts.pull(`${key.identifier}:${key.commit}`, { includeModel: true, signal }), promptFormat()]);
+        const [pulled, format] = await Promise.all([services.clients.call((c) => c.prompts.pull(`${key.identifier}:${key.commit}`, { includeModel: true, signal })), promptFormat()]);
         commitPrompt = { file: format.fromManifest(pulled.manifest, { identifier: key.identifier }), problem: null };
       } catch (e) {
         if (signal.aborted) throw e;
@@ -202,9 +201,10 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
       return api.PromptTemplate.fromManifest(format.toManifest(file), { followUp: FOLLOW_UP });
     }
 
-    async function tracingClient(): Promise<LangSmithClient | undefined> {
+    /** A manual-flush run queue for the project; none when signed out (the run still goes, untraced). */
+    async function newTracer(project: string): Promise<Tracer | undefined> {
       try {
-        return await services.clients.client();
+        return await services.clients.createTracer({ manualFlush: true, projectName: project });
       } catch (e) {
         if (e instanceof NotSignedInError) return undefined;
         throw e;
@@ -311,9 +311,9 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
       await remember({ values: params.values, model: params.model });
 
       const project = playgroundProject();
-      const client = await tracingClient().catch(() => undefined);
       let traced = tracers.get(project);
-      if (client && !traced) tracers.set(project, (traced = { tracer: client.createTracer({ manualFlush: true, projectName: project }), pendingRuns: new Set() }));
+      const tracer = traced ? undefined : await newTracer(project).catch(() => undefined);
+      if (tracer) tracers.set(project, (traced = { tracer, pendingRuns: new Set() }));
       const runId = api.uuid7();
       const ctl = new AbortController();
       running.set(runId, ctl);

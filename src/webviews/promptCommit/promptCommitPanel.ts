@@ -84,12 +84,12 @@ export const promptCommitApp: PanelApp<PromptCommitKey, typeof PromptCommitReady
     let remote: RemotePrompt | null = null;
     let remoteError: string | null = null;
     let remoteFor: string | null = null;
-    const client = () => services.clients.client();
+    const clients = services.clients;
 
     async function readRemote(identifier: string, signal: AbortSignal): Promise<void> {
       const format = await promptFormat();
       try {
-        remote = await format.readRemote(await client(), identifier, signal);
+        remote = await clients.call((c) => format.readRemote(c, identifier, signal));
         remoteError = null;
       } catch (e) {
         if (signal.aborted) throw e;
@@ -141,11 +141,11 @@ export const promptCommitApp: PanelApp<PromptCommitKey, typeof PromptCommitReady
         );
       }
       const format = await promptFormat();
-      const outcome = await format.pushPromptFile(await client(), parsed.file, { expectedParent: parent, description, commitTags: tags, create: create ?? undefined, signal });
+      const outcome = await clients.call((c) => format.pushPromptFile(c, parsed.file!, { expectedParent: parent, description, commitTags: tags, create: create ?? undefined, signal }));
       const next = await state(signal, true);
       if (outcome.status === 'stale') return { status: 'stale' as const, state: next };
       const target = remote?.target;
-      if (target) services.refreshPrompt(target.name, target.handle);
+      if (target) services.views.changed({ kind: 'prompt', name: target.name, handle: target.handle });
       if (outcome.status === 'nothingToCommit') {
         services.log.info(`Push of ${uri.fsPath || uri.path}: nothing to commit${outcome.updated.length ? `; updated ${outcome.updated.join(', ')}` : ''}.`);
         return { status: 'nothingToCommit' as const, hash: outcome.commitHash, updated: outcome.updated, tags: outcome.tags, state: next };
