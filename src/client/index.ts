@@ -105,6 +105,7 @@ export class LangSmithClient {
 }
 
 export { collect } from './paging';
+export { exampleSplits, metadataWithoutSplit, type ExampleSplitFields } from './exampleSplits';
 export * from './errors';
 export * from './schemas';
 export { MSG } from './messages';

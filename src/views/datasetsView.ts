@@ -1,6 +1,7 @@
 // Datasets → examples (paged), splits, versions (with tags).
 import * as vscode from 'vscode';
 import type { Dataset, DatasetVersion, Example } from '../client';
+import { exampleSplits } from '../client/exampleSplits';
 import { Commands } from '../constants';
 import { escapeMarkdown, formatWhen, markdownLines, summarize } from './format';
 import { errorNode, MessageNode, PagedParentNode, TreeNode, withSideLoad, type ViewContext } from './treeNode';
@@ -113,8 +114,7 @@ export class ExampleNode extends TreeNode {
     const item = new vscode.TreeItem(summarize(e.inputs) || e.id, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('symbol-field');
-    const split = (e.metadata as { dataset_split?: unknown } | undefined)?.dataset_split;
-    const splitText = Array.isArray(split) ? split.join(', ') : typeof split === 'string' ? split : undefined;
+    const splitText = exampleSplits(e).join(', ') || undefined;
     item.description = [splitText, summarize(e.outputs, 40) ? `→ ${summarize(e.outputs, 40)}` : undefined].filter(Boolean).join(' · ');
     item.tooltip = markdownLines([
       vscode.l10n.t('Inputs: {0}', escapeMarkdown(summarize(e.inputs, 300))),

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { NotSignedInError } from '../../auth/clientService';
 import type { Example } from '../../client';
+import { exampleSplits, metadataWithoutSplit } from '../../client/exampleSplits';
 import { Commands } from '../../constants';
 import {
   DatasetDiffKey,
@@ -249,7 +250,7 @@ class DiffSession {
   }
 }
 
-// The field-level diff. Split lives in metadata.dataset_split (or `split`); it is shown on its own, not in metadata.
+// The field-level diff. The split is shown on its own, not in metadata (see exampleSplits).
 
 type Json = Record<string, unknown>;
 const FIELDS = ['inputs', 'outputs', 'metadata'] as const;
@@ -259,15 +260,11 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 function fieldOf(example: Example | null, field: (typeof FIELDS)[number]): Json | undefined {
   const value = example?.[field];
   if (!isObject(value)) return undefined;
-  if (field !== 'metadata' || !('dataset_split' in value)) return value;
-  const { dataset_split: _split, ...rest } = value;
-  return rest;
+  return field === 'metadata' ? metadataWithoutSplit(value) : value;
 }
 
 function splitOf(example: Example | null): string | undefined {
-  if (!example) return undefined;
-  const raw = (example.metadata as Json | null | undefined)?.dataset_split ?? example.split;
-  const list = Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' ? [raw] : [];
+  const list = example ? exampleSplits(example) : [];
   return list.length ? [...list].sort().join(', ') : undefined;
 }
 

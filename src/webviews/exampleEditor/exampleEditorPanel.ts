@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Example, LangSmithClient } from '../../client';
 import { isNotFound } from '../../client/errors';
+import { exampleSplits, metadataWithoutSplit } from '../../client/exampleSplits';
 import { prompter } from '../../common/prompter';
 import {
   DraftState,
@@ -34,16 +35,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const recovered = new Map<string, DraftText>();
 
 function snapshot(e: Example): ExampleSnapshot {
-  const metadata = e.metadata ? { ...(e.metadata as Record<string, unknown>) } : null;
-  // The split lives in metadata.dataset_split on the wire; the editor shows it on its own.
-  const split = metadata?.['dataset_split'] ?? e.split;
-  if (metadata) delete metadata['dataset_split'];
+  // The editor shows the splits on their own, not in the metadata.
+  const metadata = metadataWithoutSplit(e.metadata) ?? null;
   return {
     id: e.id,
     inputs: (e.inputs ?? {}) as Record<string, unknown>,
     outputs: (e.outputs ?? null) as Record<string, unknown> | null,
     metadata: metadata && Object.keys(metadata).length ? metadata : null,
-    splits: (Array.isArray(split) ? split : typeof split === 'string' ? [split] : []).filter((s): s is string => typeof s === 'string'),
+    splits: exampleSplits(e),
     attachments: Object.entries(e.attachments ?? {}).map(([name, a]) => ({ name, mimeType: a.mime_type ?? 'application/octet-stream' })),
     modifiedAt: e.modified_at ?? null,
   };
