@@ -82,8 +82,12 @@ export const DiffPage = defineRequest(
   z.strictObject({ offset: count, total: count, rows: z.array(DiffRow) }),
 );
 
-/** Opens one example: `diff` in VS Code's diff editor (both versions' JSON), `edit` in the example editor. */
-export const OpenExample = defineRequest('datasetDiff/open', z.strictObject({ exampleId: uuid, how: z.enum(['diff', 'edit']) }), z.strictObject({}));
+/** How a row opens its example: `diff` in VS Code's diff editor (both versions' JSON), `edit` in the example editor. */
+export const OpenHow = z.enum(['diff', 'edit']);
+export type OpenHow = z.infer<typeof OpenHow>;
+
+/** Opens one example the way `how` says. */
+export const OpenExample = defineRequest('datasetDiff/open', z.strictObject({ exampleId: uuid, how: OpenHow }), z.strictObject({}));
 
 /** Opens the dataset's page in LangSmith (in the browser, through the host). */
 export const OpenInLangSmith = defineRequest('datasetDiff/openInLangSmith', z.strictObject({}), z.strictObject({}));

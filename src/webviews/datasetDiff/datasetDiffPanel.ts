@@ -17,6 +17,7 @@ import {
   OpenInLangSmith,
   type DatasetDiffState,
   type DiffKind,
+  type OpenHow,
   type DiffRow,
   type FieldChange,
 } from '../../protocol/datasetDiff';
@@ -233,7 +234,7 @@ class DiffSession {
     return found;
   }
 
-  async open(exampleId: string, how: 'diff' | 'edit', signal: AbortSignal): Promise<Record<string, never>> {
+  async open(exampleId: string, how: OpenHow, signal: AbortSignal): Promise<Record<string, never>> {
     const ids = await abortable(this.ids(), signal);
     const kind = ids.kindOf.get(exampleId);
     if (!kind) throw new RequestError('invalidParams', vscode.l10n.t('That example is not part of this diff.'));
