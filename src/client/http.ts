@@ -65,10 +65,12 @@ export interface RequestOptions<T> {
   schema?: z.ZodType<T>;
   /** Instead of `schema`: a checker with the same outcome (used where zod's copying costs too much). */
   check?: (data: unknown) => AnswerCheck<T>;
-  /** 'json' (default), 'text' or 'none'; `stream()` asks for 'stream'. */
-  responseType?: 'json' | 'text' | 'none' | 'stream';
+  /** 'json' (default), 'text', 'bytes' or 'none'; `stream()` asks for 'stream'. */
+  responseType?: 'json' | 'text' | 'bytes' | 'none' | 'stream';
   /** Answer null instead of raising on 404. */
   nullOn404?: boolean;
+  /** Instead of `path` and `query`: a whole URL that carries its own credential; sent without the API key. */
+  absoluteUrl?: string;
   /**
    * Told before each repeat of a request that may have been carried out already (after a network
    * failure, a timeout or a retryable status other than 425/429, which say the server did nothing).
@@ -230,8 +232,9 @@ export class HttpClient {
     const method = opts.method ?? 'GET';
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     const idempotent = opts.idempotent ?? (method === 'GET' || method === 'PUT' || method === 'DELETE');
-    const url = this.url(opts.path, opts.query);
-    const headers: Record<string, string> = { ...this.#baseHeaders };
+    const url = opts.absoluteUrl ?? this.url(opts.path, opts.query);
+    // A link that is its own credential (presigned) gets no API key or workspace: it may lead to another host.
+    const headers: Record<string, string> = opts.absoluteUrl ? { accept: '*/*' } : { ...this.#baseHeaders };
     let body: WireBody = opts.body;
     if (opts.json !== undefined) {
       body = JSON.stringify(opts.json);
@@ -269,7 +272,7 @@ export class HttpClient {
         this.stats.requests++;
         let res: WireAnswer;
         try {
-          res = await this.transport(url, method, headers, body, ctl.signal, opts.responseType === 'stream');
+          res = await this.transport(url, method, headers, body, ctl.signal, opts.responseType === 'stream' || opts.responseType === 'bytes');
         } catch (err) {
           await retryOrThrow(err, 'no answer');
           continue;
@@ -342,6 +345,19 @@ export class HttpClient {
     return this.request<AsyncGenerator<string>>({ ...opts, responseType: 'stream' });
   }
 
+  /**
+   * The bytes behind a link that is its own credential (a presigned attachment URL, on this host or another):
+   * through this client's transport (so its proxy and CA settings apply), with its timeout, retries and errors,
+   * but without the API key or the workspace header.
+   */
+  download(url: string, o: { action: string; signal?: AbortSignal; timeoutMs?: number }): Promise<Uint8Array> {
+    const parsed = URL.canParse(url) ? new URL(url) : null;
+    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
+      return Promise.reject(new LangSmithValidationError(`Failed to ${o.action}: the link is not a web address`));
+    }
+    return this.request<Uint8Array>({ path: '', absoluteUrl: parsed.href, action: o.action, signal: o.signal, timeoutMs: o.timeoutMs, responseType: 'bytes' });
+  }
+
   private streamBody<T>(res: WireAnswer, opts: RequestOptions<T>, ctl: AbortController, timeoutMs: number): AsyncGenerator<string> {
     const caller = opts.signal;
     const action = opts.action;
@@ -387,6 +403,12 @@ export class HttpClient {
     if (type === 'none') {
       await res.discard();
       return undefined as T;
+    }
+    if (type === 'bytes') {
+      if (!res.chunks) throw new LangSmithError(`Failed to ${opts.action}: this transport cannot read bytes`, { action: opts.action });
+      const parts: Uint8Array[] = [];
+      for await (const chunk of res.chunks()) parts.push(chunk);
+      return new Uint8Array(Buffer.concat(parts)) as T;
     }
     const text = await res.text();
     if (type === 'text') return text as T;

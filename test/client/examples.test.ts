@@ -77,6 +77,31 @@ describe('client ↔ local server: examples', () => {
     assert.equal(listed!.modified_at !== undefined && listed!.source_run_id === null, true, 'the other fields are there as well');
   });
 
+  it('downloads an attachment through its own transport, without the API key; a dead link is a LangSmithError', async () => {
+    const ds = await c.datasets.create({ name: unique('att-dl') });
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0, 1, 0xc3]);
+    const ex = await c.examples.createOne({ datasetId: ds.id, inputs: { q: 'file' }, attachments: { 'blob.bin': { mimeType: 'application/octet-stream', data: bytes } } });
+    const attachment = ex.attachments['blob.bin']!;
+    // The client's own transport (undici), byte for byte (not read as text).
+    assert.deepEqual([...(await c.examples.downloadAttachment(attachment))], [...bytes]);
+    // Through a caller's fetch (an editor's proxy-aware one): the link goes there, with no key or workspace.
+    const seen: { url: string; headers: Record<string, string> }[] = [];
+    const routed = clientFor(srv(), {
+      workspaceId: '00000000-0000-4000-8000-000000000000',
+      fetch: ((input: string | URL | Request, init?: RequestInit) => {
+        seen.push({ url: String(input), headers: { ...(init?.headers as Record<string, string>) } });
+        return fetch(input, init);
+      }) as typeof fetch,
+    });
+    assert.deepEqual([...(await routed.examples.downloadAttachment(attachment))], [...bytes]);
+    assert.equal(seen.length, 1);
+    assert.equal(seen[0]!.url, attachment.presigned_url);
+    assert.ok(!('x-api-key' in seen[0]!.headers) && !('x-tenant-id' in seen[0]!.headers), `headers sent: ${Object.keys(seen[0]!.headers).join(', ')}`);
+    const dead = attachment.presigned_url.replace(/\/attachments\/[^?]+/, '/attachments/0000');
+    await assert.rejects(c.examples.downloadAttachment({ presigned_url: dead }), (err: unknown) => err instanceof LangSmithError && err.status === 404);
+    await assert.rejects(c.examples.downloadAttachment({ presigned_url: 'file:///etc/passwd' }), LangSmithError);
+  });
+
   it('updates inputs, outputs, metadata, split and attachments (rename, retain, add)', async () => {
     const ds = await c.datasets.create({ name: unique('upd') });
     const ex = await c.examples.createOne({

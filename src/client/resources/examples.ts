@@ -4,7 +4,7 @@ import { assertUuid, uuid4 } from '../ids';
 import { MSG } from '../messages';
 import { bytesPart, encodeMultipart, jsonPart, type MultipartPart } from '../multipart';
 import { offsetPaged } from '../paging';
-import { ExampleSchema, ExamplesCreatedSchema, checkExamplePage, type Example } from '../schemas';
+import { ExampleSchema, ExamplesCreatedSchema, checkExamplePage, type AttachmentInfo, type Example } from '../schemas';
 import * as z from 'zod';
 import { compact, datasetTarget, iso, seg, type DateLike } from './common';
 import type { DatasetsResource } from './datasets';
@@ -281,6 +281,14 @@ export class ExamplesResource {
       schema: ExampleSchema,
       signal: o.signal,
     });
+  }
+
+  /**
+   * An attachment's bytes, from its presigned link (as a read of the example gives it): through the client's
+   * connection (proxy, CA file), without the API key. Attachments may be large: the timeout defaults to 5 minutes.
+   */
+  downloadAttachment(attachment: Pick<AttachmentInfo, 'presigned_url'>, o: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<Uint8Array> {
+    return this.ctx.http.download(attachment.presigned_url, { action: 'download attachment', signal: o.signal, timeoutMs: o.timeoutMs ?? 300_000 });
   }
 
   async delete(exampleId: string, o: { signal?: AbortSignal } = {}): Promise<void> {
