@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Example, LangSmithClient } from '../../client';
-import { isNotFound } from '../../client/errors';
+import { isNotFound, LangSmithError } from '../../client/errors';
 import { exampleSplits, metadataWithoutSplit } from '../../client/exampleSplits';
 import { prompter } from '../../common/prompter';
 import {
@@ -199,12 +199,23 @@ export const exampleEditorApp: PanelApp<ExampleEditorKey, typeof ExampleEditorRe
       const current = await clients.call((c) => readExample(c, key.exampleId, signal));
       const attachment = current?.attachments?.[name];
       if (!attachment) throw new RequestError('invalidParams', vscode.l10n.t('The example has no attachment named “{0}” (save first to open a new one).', name));
-      const url = new URL(attachment.presigned_url);
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RequestError('requestFailed', vscode.l10n.t('The attachment link is not a web address.'));
-      // A presigned link: no API key goes with it.
-      const res = await fetch(url, { signal });
-      if (!res.ok) throw new RequestError('requestFailed', vscode.l10n.t('Downloading “{0}” failed: {1} {2}.', name, res.status, res.statusText));
-      const bytes = new Uint8Array(await res.arrayBuffer());
+      if (!/^https?:\/\//i.test(attachment.presigned_url)) throw new RequestError('requestFailed', vscode.l10n.t('The attachment link is not a web address.'));
+      // Through the client's connection (proxy, CA file); a presigned link takes no API key. Its failure (an
+      // expired link, storage on another host) is answered here and says nothing about the LangSmith connection.
+      const download = await clients.call((c) =>
+        c.examples.downloadAttachment(attachment, { signal }).then(
+          (bytes) => ({ bytes }),
+          (err: unknown) => ({ err }),
+        ),
+      );
+      if ('err' in download) {
+        const { err } = download;
+        if (err instanceof LangSmithError && err.status !== undefined) {
+          throw new RequestError('requestFailed', vscode.l10n.t('Downloading “{0}” failed: {1} {2}.', name, err.status, err.statusText ?? ''));
+        }
+        throw err;
+      }
+      const { bytes } = download;
       // The server's name never becomes a path: the copy gets a fresh name with a plain extension.
       const file = vscode.Uri.file(path.join(os.tmpdir(), 'langsmith-attachments', `${randomUUID()}${extensionFor(name, attachment.mime_type ?? '')}`));
       await vscode.workspace.fs.writeFile(file, bytes);
