@@ -32,8 +32,10 @@ import {
   type SessionInfo,
   type TraceStatus,
 } from '../../protocol/playground';
+import type { ParamsOf } from '../../protocol/messages';
 import { RequestError } from '../../protocol/router';
-import type { PanelApp, PanelServices } from '../panels';
+import type { PanelApp, PanelContext, PanelServices } from '../panels';
+import type { WebviewHost } from '../webviewHost';
 
 /** Where the history wrapper puts the earlier turns and the new message among the prompt's values. */
 const FOLLOW_UP = { historyKey: 'chat_history', inputKey: 'follow_up' } as const;
@@ -145,294 +147,125 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
   keyId,
   title: (key) => vscode.l10n.t('Run · {0}', titleOf(key)),
 
-  open({ host, key, services }) {
-    const uri = fileUri(key);
-    const memory = `playground:${keyId(key)}`;
-    const remembered = (): Remembered => services.workspaceState.get<Remembered>(memory) ?? {};
-    const remember = (patch: Remembered) => services.workspaceState.update(memory, { ...remembered(), ...patch });
-    const running = new Map<string, AbortController>();
-    /** Traces by project (a project setting changed mid-way keeps the older queue until it is sent). */
-    const tracers = new Map<string, { tracer: Tracer; pendingRuns: Set<string> }>();
-    /** The latest runs' ends, newest first, for a page that was hidden when they ended. */
-    const finished: FinishedRun[] = [];
-    /** The run → project it was traced to (for Show trace). */
-    const tracedTo = new Map<string, string>();
-    let session: SessionInfo = remembered().session ?? { id: randomUUID(), turns: [] };
-    let histories: InMemoryHistoryStore | undefined;
-    /** A commit does not change: read once. */
-    let commitPrompt: LoadedPrompt | undefined;
+  open(context) {
+    const session = new PlaygroundSession(context);
+    const { router } = context.host;
+    router.onRequest(RunPrompt, (params, { signal }) => session.run(params, signal));
+    router.onRequest(StopRun, async ({ runId }) => ({ stopped: session.stop(runId) }));
+    router.onRequest(ResetSession, () => session.resetSession());
+    router.onRequest(RevealTrace, ({ runId }) => session.revealTrace(runId));
+    router.onRequest(ConfigureModel, () => session.configureModel());
+    router.onRequest(FlushTraces, () => session.flushTraces());
+    router.onRequest(OpenSource, () => session.openSource());
+    return { state: (signal) => session.state(signal), dispose: () => session.dispose() };
+  },
+};
 
-    async function historyStore(): Promise<InMemoryHistoryStore> {
-      if (!histories) {
-        const api = await services.clients.api();
-        histories = new api.InMemoryHistoryStore();
-        histories.get(session.id).addMessages(session.turns);
-      }
-      return histories;
+/** The runs' traces, one manual-flush queue per project (a project setting changed mid-way keeps the older queue until it is sent). */
+class PlaygroundTraces {
+  private readonly tracers = new Map<string, { tracer: Tracer; pendingRuns: Set<string> }>();
+  /** The run → project it was traced to (for Show trace). */
+  private readonly tracedTo = new Map<string, string>();
+
+  constructor(private readonly services: PanelServices) {}
+
+  /** The queue for the project; none when signed out or it cannot be made (the run still goes, untraced). */
+  async queueFor(project: string): Promise<Tracer | undefined> {
+    const traced = this.tracers.get(project);
+    if (traced) return traced.tracer;
+    const tracer = await this.newTracer(project).catch(() => undefined);
+    if (tracer) this.tracers.set(project, { tracer, pendingRuns: new Set() });
+    return tracer;
+  }
+
+  private async newTracer(project: string): Promise<Tracer | undefined> {
+    try {
+      return await this.services.clients.createTracer({ manualFlush: true, projectName: project });
+    } catch (e) {
+      if (e instanceof NotSignedInError) return undefined;
+      throw e;
     }
+  }
 
-    async function loadPrompt(signal: AbortSignal): Promise<LoadedPrompt> {
-      if (key.kind === 'file') {
-        const doc = await vscode.workspace.openTextDocument(uri!);
-        const parsed = await parsePromptDocument(doc);
-        if (parsed.file && !parsed.problems.some((p) => p.severity === 'error')) return { file: parsed.file, problem: null };
-        const first = parsed.problems.find((p) => p.severity === 'error');
-        const where = first ? doc.positionAt(Math.min(first.offset, doc.getText().length)) : undefined;
-        return {
-          file: null,
-          problem: first
-            ? vscode.l10n.t('Fix the problems in {0} to run it: {1} (line {2})', titleOf(key), first.message, (where?.line ?? 0) + 1)
-            : vscode.l10n.t('Fix the problems in {0} to run it.', titleOf(key)),
-        };
-      }
-      if (commitPrompt?.file) return commitPrompt;
+  /** Records that the run went to the project's queue, to be sent with the next flush. */
+  ended(runId: string, project: string): void {
+    this.tracers.get(project)?.pendingRuns.add(runId);
+    this.tracedTo.set(runId, project);
+  }
+
+  projectOf(runId: string): string | undefined {
+    return this.tracedTo.get(runId);
+  }
+
+  pendingCount(): number {
+    let n = 0;
+    for (const t of this.tracers.values()) n += t.pendingRuns.size;
+    return n;
+  }
+
+  /** Sends every queued trace; what it says goes to the page. */
+  async flush(): Promise<TraceStatus> {
+    let failure: string | null = null;
+    for (const [project, t] of this.tracers) {
+      if (t.pendingRuns.size === 0) continue;
       try {
-        const [pulled, format] = await Promise.all([services.clients.call((c) => c.prompts.pull(`${key.identifier}:${key.commit}`, { includeModel: true, signal })), promptFormat()]);
-        commitPrompt = { file: format.fromManifest(pulled.manifest, { identifier: key.identifier }), problem: null };
+        await t.tracer.flush();
+        t.pendingRuns.clear();
       } catch (e) {
-        if (signal.aborted) throw e;
-        commitPrompt = { file: null, problem: vscode.l10n.t('Could not read {0}: {1}', titleOf(key), e instanceof Error ? e.message : String(e)) };
+        failure = vscode.l10n.t('Traces to {0} not sent ({1}); kept for the next run or Send now.', project, e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e));
+        this.services.log.warn(`Playground: ${failure}`);
       }
-      return commitPrompt;
     }
+    return { status: failure ? 'failed' : 'sent', message: failure, pending: this.pendingCount() };
+  }
 
-    async function templateOf(file: PromptFile): Promise<PromptTemplate> {
-      const [api, format] = await Promise.all([services.clients.api(), promptFormat()]);
-      return api.PromptTemplate.fromManifest(format.toManifest(file), { followUp: FOLLOW_UP });
-    }
-
-    /** A manual-flush run queue for the project; none when signed out (the run still goes, untraced). */
-    async function newTracer(project: string): Promise<Tracer | undefined> {
+  /** Runs of a closed panel still reach LangSmith. */
+  async flushOnClose(): Promise<void> {
+    for (const [project, t] of this.tracers) {
+      if (t.tracer.pendingCount === 0) continue;
       try {
-        return await services.clients.createTracer({ manualFlush: true, projectName: project });
+        await t.tracer.flush();
       } catch (e) {
-        if (e instanceof NotSignedInError) return undefined;
-        throw e;
+        this.services.log.warn(`Playground closed with ${t.pendingRuns.size} run(s) not traced to ${project}: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
+  }
+}
 
-    function pendingCount(): number {
-      let n = 0;
-      for (const t of tracers.values()) n += t.pendingRuns.size;
-      return n;
-    }
+/** One playground panel: its prompt, its runs in flight and finished, its chat session and its traces. */
+class PlaygroundSession {
+  private readonly host: WebviewHost;
+  private readonly key: PlaygroundKey;
+  private readonly services: PanelServices;
+  private readonly uri: vscode.Uri | undefined;
+  private readonly memory: string;
+  private readonly running = new Map<string, AbortController>();
+  private readonly traces: PlaygroundTraces;
+  /** The latest runs' ends, newest first, for a page that was hidden when they ended. */
+  private readonly finished: FinishedRun[] = [];
+  private session: SessionInfo;
+  private histories: InMemoryHistoryStore | undefined;
+  /** A commit does not change: read once. */
+  private commitPrompt: LoadedPrompt | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly subscriptions: vscode.Disposable[];
 
-    async function state(signal: AbortSignal): Promise<PlaygroundState> {
-      const [loaded, connection] = await Promise.all([loadPrompt(signal), services.clients.connection.current()]);
-      const endpoint = await resolveModelEndpoint(services.secrets, connection);
-      let prompt: PromptPreview | null = null;
-      let problem = loaded.problem;
-      if (loaded.file) {
-        try {
-          const template = await templateOf(loaded.file);
-          prompt = preview(loaded.file, template.inputVariables);
-        } catch (e) {
-          problem = e instanceof Error ? e.message : String(e);
-        }
-      }
-      const own = promptModelSettings(loaded.file);
-      const mem = remembered();
-      const model: ModelSettings = mem.model ?? { model: own.model ?? endpoint.defaultModel, temperature: own.temperature ?? null, maxTokens: own.maxTokens ?? null };
-      return {
-        title: titleOf(key),
-        source: key.kind,
-        prompt,
-        problem: problem ? problem.slice(0, 2000) : null,
-        values: mem.values ?? {},
-        model,
-        promptModel: own.model ?? null,
-        endpoint: { url: endpoint.url, source: endpoint.source, hasKey: !!endpoint.apiKey },
-        project: playgroundProject(),
-        tracing: connection.apiKey !== undefined,
-        session,
-        pendingTraces: pendingCount(),
-        running: [...running.keys()],
-        finished: [...finished],
-      };
-    }
-
-    const pushState = () => {
-      state(host.signal).then(
-        (s) => host.notify(PlaygroundChanged, s),
-        (e: unknown) => services.log.warn(`Playground: ${e instanceof Error ? e.message : String(e)}`),
-      );
-    };
-
-    /** Sends every queued trace; what it says goes to the page. */
-    async function flush(): Promise<TraceStatus> {
-      let failure: string | null = null;
-      for (const [project, t] of tracers) {
-        if (t.pendingRuns.size === 0) continue;
-        try {
-          await t.tracer.flush();
-          t.pendingRuns.clear();
-        } catch (e) {
-          failure = vscode.l10n.t('Traces to {0} not sent ({1}); kept for the next run or Send now.', project, e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e));
-          services.log.warn(`Playground: ${failure}`);
-        }
-      }
-      return { status: failure ? 'failed' : 'sent', message: failure, pending: pendingCount() };
-    }
-
-    host.router.onRequest(RunPrompt, async (params, { signal }) => {
-      const loaded = await loadPrompt(signal);
-      if (!loaded.file) throw new RequestError('invalidParams', loaded.problem ?? vscode.l10n.t('The prompt cannot be read.'));
-      const file = loaded.file;
-      const api = await services.clients.api();
-      const template = await templateOf(file);
-      const values = inputValues(file, params.values);
-      const store = await historyStore();
-      const followUp = params.chat && params.followUp?.trim() ? params.followUp : null;
-      // Checked before any call: a missing f-string value gives the spec's message, and nothing is traced.
-      try {
-        template.format({ ...values, ...(params.chat ? { [FOLLOW_UP.historyKey]: store.get(session.id).getMessages(), [FOLLOW_UP.inputKey]: followUp } : {}) });
-      } catch (e) {
-        throw new RequestError('invalidParams', e instanceof Error ? e.message : String(e));
-      }
-      const connection = await services.clients.connection.current();
-      const endpoint = await resolveModelEndpoint(services.secrets, connection);
-      if (!endpoint.url) throw new RequestError('invalidParams', vscode.l10n.t('No model endpoint is set: choose Configure… to set an OpenAI-compatible endpoint (OpenAI, Azure OpenAI, Ollama, vLLM).'));
-      const modelName = params.model.model.trim() || endpoint.defaultModel;
-      let model;
-      try {
-        model = new api.OpenAIChatModel({
-          baseUrl: endpoint.url,
-          apiKey: endpoint.apiKey,
-          model: modelName,
-          temperature: params.model.temperature ?? undefined,
-          maxTokens: params.model.maxTokens ?? undefined,
-          timeoutMs: 60_000,
-          maxRetries: 2,
-          fetch: await services.clients.networkFetch(),
-        });
-      } catch (e) {
-        throw new RequestError('invalidParams', e instanceof Error ? e.message : String(e));
-      }
-      await remember({ values: params.values, model: params.model });
-
-      const project = playgroundProject();
-      let traced = tracers.get(project);
-      const tracer = traced ? undefined : await newTracer(project).catch(() => undefined);
-      if (tracer) tracers.set(project, (traced = { tracer, pendingRuns: new Set() }));
-      const runId = api.uuid7();
-      const ctl = new AbortController();
-      running.set(runId, ctl);
-      const chain = template.pipe(model).pipe(new api.StringOutputParser());
-      const runnable = params.chat
-        ? new api.RunnableWithMessageHistory(chain, { getMessageHistory: (id) => store.get(id), inputMessagesKey: FOLLOW_UP.inputKey, historyMessagesKey: FOLLOW_UP.historyKey })
-        : chain;
-      const source = key.kind === 'file' ? { prompt_file: titleOf(key) } : { prompt: key.identifier, commit: key.commit };
-      let usage: { input: number; output: number; total: number } | null = null;
-      const config = {
-        runId,
-        runName: 'Playground',
-        tags: ['playground'],
-        metadata: { ...source, ls_model_name: modelName, ...(params.chat ? { session_id: session.id } : {}) },
-        signal: ctl.signal,
-        configurable: { sessionId: session.id },
-        ...(traced ? { tracer: traced.tracer } : {}),
-        onStepEnd: (step: { runType: string; output: unknown }) => {
-          const u = (step.output as { usage?: { input_tokens: number; output_tokens: number; total_tokens: number } } | undefined)?.usage;
-          if (step.runType === 'llm' && u) usage = { input: u.input_tokens, output: u.output_tokens, total: u.total_tokens };
-        },
-      };
-      const input = { ...values, ...(params.chat ? { [FOLLOW_UP.inputKey]: followUp } : {}) };
-      const onPanelClosed = () => ctl.abort(new Error(vscode.l10n.t('The panel was closed.')));
-      host.signal.addEventListener('abort', onPanelClosed, { once: true });
-
-      const started = Date.now();
-      void (async () => {
-        let answer = '';
-        let outcome: 'done' | 'error' | 'stopped' = 'done';
-        let error: string | null = null;
-        let hint: string | null = null;
-        try {
-          for await (const piece of runnable.stream(input, config)) {
-            answer += piece;
-            void host.notify(RunDelta, { runId, text: piece });
-          }
-        } catch (e) {
-          if (ctl.signal.aborted) outcome = 'stopped';
-          else {
-            outcome = 'error';
-            ({ error, hint } = describeRunError(e, endpoint));
-            services.log.warn(`Playground run of ${titleOf(key)} with ${modelName} failed: ${error}`);
-          }
-        } finally {
-          running.delete(runId);
-          host.signal.removeEventListener('abort', onPanelClosed);
-        }
-        if (params.chat) {
-          const turns: ChatTurn[] = store
-            .get(session.id)
-            .getMessages()
-            .filter((m: Message): m is Message & { role: 'human' | 'ai' } => m.role === 'human' || m.role === 'ai')
-            .slice(-MAX_TURNS);
-          session = { id: session.id, turns };
-          await remember({ session });
-        }
-        let trace: TraceStatus = { status: 'off', message: null, pending: pendingCount() };
-        if (traced) {
-          traced.pendingRuns.add(runId);
-          tracedTo.set(runId, project);
-          trace = await flush();
-        }
-        if (host.signal.aborted) return;
-        const end: FinishedRun = { runId, outcome, answer, usage, error, hint, trace, session, latencyMs: Date.now() - started };
-        finished.unshift(end);
-        finished.splice(10);
-        void host.notify(RunFinished, end);
-      })();
-      return { runId };
-    });
-
-    host.router.onRequest(StopRun, async ({ runId }) => {
-      const ctl = running.get(runId);
-      ctl?.abort(new Error(vscode.l10n.t('Stopped.')));
-      return { stopped: !!ctl };
-    });
-
-    host.router.onRequest(ResetSession, async () => {
-      histories?.delete(session.id);
-      session = { id: randomUUID(), turns: [] };
-      await remember({ session });
-      return session;
-    });
-
-    host.router.onRequest(RevealTrace, async ({ runId }) => {
-      const project = tracedTo.get(runId);
-      if (!project) throw new RequestError('invalidParams', vscode.l10n.t('That run was not traced.'));
-      await vscode.commands.executeCommand(Commands.revealRun, { projectName: project, runId });
-      return {};
-    });
-
-    host.router.onRequest(ConfigureModel, async () => {
-      await vscode.commands.executeCommand(Commands.configureModel);
-      pushState();
-      return {};
-    });
-
-    host.router.onRequest(FlushTraces, async () => {
-      const status = await flush();
-      if (status.status === 'failed') throw new RequestError('requestFailed', status.message ?? vscode.l10n.t('The traces were not sent.'));
-      return { pending: status.pending };
-    });
-
-    host.router.onRequest(OpenSource, async () => {
-      if (!uri) throw new RequestError('invalidParams', vscode.l10n.t('This prompt is a commit, not a file.'));
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { viewColumn: vscode.ViewColumn.One });
-      return {};
-    });
-
+  constructor({ host, key, services }: PanelContext<PlaygroundKey>) {
+    this.host = host;
+    this.key = key;
+    this.services = services;
+    this.uri = fileUri(key);
+    this.memory = `playground:${keyId(key)}`;
+    this.traces = new PlaygroundTraces(services);
+    this.session = this.remembered().session ?? { id: randomUUID(), turns: [] };
     // Follow the file while it is edited, and the settings and sign-in.
-    let timer: NodeJS.Timeout | undefined;
     const later = () => {
-      clearTimeout(timer);
-      timer = setTimeout(pushState, 250);
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.pushState(), 250);
     };
-    const subscriptions = [
+    this.subscriptions = [
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (uri && e.document.uri.toString() === uri.toString()) later();
+        if (this.uri && e.document.uri.toString() === this.uri.toString()) later();
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('langsmith.playground')) later();
@@ -442,27 +275,252 @@ export const playgroundApp: PanelApp<PlaygroundKey, typeof PlaygroundReady.resul
         if (e.key.startsWith('langsmith.modelApiKey:')) later();
       }),
     ];
+  }
 
+  private remembered(): Remembered {
+    return this.services.workspaceState.get<Remembered>(this.memory) ?? {};
+  }
+
+  private remember(patch: Remembered): Thenable<void> {
+    return this.services.workspaceState.update(this.memory, { ...this.remembered(), ...patch });
+  }
+
+  private async historyStore(): Promise<InMemoryHistoryStore> {
+    if (!this.histories) {
+      const api = await this.services.clients.api();
+      this.histories = new api.InMemoryHistoryStore();
+      this.histories.get(this.session.id).addMessages(this.session.turns);
+    }
+    return this.histories;
+  }
+
+  private async loadPrompt(signal: AbortSignal): Promise<LoadedPrompt> {
+    const key = this.key;
+    if (key.kind === 'file') {
+      const doc = await vscode.workspace.openTextDocument(this.uri!);
+      const parsed = await parsePromptDocument(doc);
+      if (parsed.file && !parsed.problems.some((p) => p.severity === 'error')) return { file: parsed.file, problem: null };
+      const first = parsed.problems.find((p) => p.severity === 'error');
+      const where = first ? doc.positionAt(Math.min(first.offset, doc.getText().length)) : undefined;
+      return {
+        file: null,
+        problem: first
+          ? vscode.l10n.t('Fix the problems in {0} to run it: {1} (line {2})', titleOf(key), first.message, (where?.line ?? 0) + 1)
+          : vscode.l10n.t('Fix the problems in {0} to run it.', titleOf(key)),
+      };
+    }
+    if (this.commitPrompt?.file) return this.commitPrompt;
+    try {
+      const [pulled, format] = await Promise.all([this.services.clients.call((c) => c.prompts.pull(`${key.identifier}:${key.commit}`, { includeModel: true, signal })), promptFormat()]);
+      this.commitPrompt = { file: format.fromManifest(pulled.manifest, { identifier: key.identifier }), problem: null };
+    } catch (e) {
+      if (signal.aborted) throw e;
+      this.commitPrompt = { file: null, problem: vscode.l10n.t('Could not read {0}: {1}', titleOf(key), e instanceof Error ? e.message : String(e)) };
+    }
+    return this.commitPrompt;
+  }
+
+  private async templateOf(file: PromptFile): Promise<PromptTemplate> {
+    const [api, format] = await Promise.all([this.services.clients.api(), promptFormat()]);
+    return api.PromptTemplate.fromManifest(format.toManifest(file), { followUp: FOLLOW_UP });
+  }
+
+  async state(signal: AbortSignal): Promise<PlaygroundState> {
+    const [loaded, connection] = await Promise.all([this.loadPrompt(signal), this.services.clients.connection.current()]);
+    const endpoint = await resolveModelEndpoint(this.services.secrets, connection);
+    let prompt: PromptPreview | null = null;
+    let problem = loaded.problem;
+    if (loaded.file) {
+      try {
+        const template = await this.templateOf(loaded.file);
+        prompt = preview(loaded.file, template.inputVariables);
+      } catch (e) {
+        problem = e instanceof Error ? e.message : String(e);
+      }
+    }
+    const own = promptModelSettings(loaded.file);
+    const mem = this.remembered();
+    const model: ModelSettings = mem.model ?? { model: own.model ?? endpoint.defaultModel, temperature: own.temperature ?? null, maxTokens: own.maxTokens ?? null };
     return {
-      state: (signal) => state(signal),
-      dispose() {
-        clearTimeout(timer);
-        for (const ctl of running.values()) ctl.abort(new Error(vscode.l10n.t('The panel was closed.')));
-        for (const s of subscriptions) s.dispose();
-        // Runs of a closed panel still reach LangSmith.
-        void flushOnClose(tracers, services);
+      title: titleOf(this.key),
+      source: this.key.kind,
+      prompt,
+      problem: problem ? problem.slice(0, 2000) : null,
+      values: mem.values ?? {},
+      model,
+      promptModel: own.model ?? null,
+      endpoint: { url: endpoint.url, source: endpoint.source, hasKey: !!endpoint.apiKey },
+      project: playgroundProject(),
+      tracing: connection.apiKey !== undefined,
+      session: this.session,
+      pendingTraces: this.traces.pendingCount(),
+      running: [...this.running.keys()],
+      finished: [...this.finished],
+    };
+  }
+
+  private pushState(): void {
+    this.state(this.host.signal).then(
+      (s) => this.host.notify(PlaygroundChanged, s),
+      (e: unknown) => this.services.log.warn(`Playground: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  }
+
+  /** Starts a run: everything is checked first (the answer to the page is the run's id); it streams and ends on its own. */
+  async run(params: ParamsOf<typeof RunPrompt>, signal: AbortSignal): Promise<{ runId: string }> {
+    const { host, key, services } = this;
+    const loaded = await this.loadPrompt(signal);
+    if (!loaded.file) throw new RequestError('invalidParams', loaded.problem ?? vscode.l10n.t('The prompt cannot be read.'));
+    const file = loaded.file;
+    const api = await services.clients.api();
+    const template = await this.templateOf(file);
+    const values = inputValues(file, params.values);
+    const store = await this.historyStore();
+    const session = this.session;
+    const followUp = params.chat && params.followUp?.trim() ? params.followUp : null;
+    // Checked before any call: a missing f-string value gives the spec's message, and nothing is traced.
+    try {
+      template.format({ ...values, ...(params.chat ? { [FOLLOW_UP.historyKey]: store.get(session.id).getMessages(), [FOLLOW_UP.inputKey]: followUp } : {}) });
+    } catch (e) {
+      throw new RequestError('invalidParams', e instanceof Error ? e.message : String(e));
+    }
+    const connection = await services.clients.connection.current();
+    const endpoint = await resolveModelEndpoint(services.secrets, connection);
+    if (!endpoint.url) throw new RequestError('invalidParams', vscode.l10n.t('No model endpoint is set: choose Configure… to set an OpenAI-compatible endpoint (OpenAI, Azure OpenAI, Ollama, vLLM).'));
+    const modelName = params.model.model.trim() || endpoint.defaultModel;
+    let model;
+    try {
+      model = new api.OpenAIChatModel({
+        baseUrl: endpoint.url,
+        apiKey: endpoint.apiKey,
+        model: modelName,
+        temperature: params.model.temperature ?? undefined,
+        maxTokens: params.model.maxTokens ?? undefined,
+        timeoutMs: 60_000,
+        maxRetries: 2,
+        fetch: await services.clients.networkFetch(),
+      });
+    } catch (e) {
+      throw new RequestError('invalidParams', e instanceof Error ? e.message : String(e));
+    }
+    await this.remember({ values: params.values, model: params.model });
+
+    const project = playgroundProject();
+    const tracer = await this.traces.queueFor(project);
+    const runId = api.uuid7();
+    const ctl = new AbortController();
+    this.running.set(runId, ctl);
+    const chain = template.pipe(model).pipe(new api.StringOutputParser());
+    const runnable = params.chat
+      ? new api.RunnableWithMessageHistory(chain, { getMessageHistory: (id) => store.get(id), inputMessagesKey: FOLLOW_UP.inputKey, historyMessagesKey: FOLLOW_UP.historyKey })
+      : chain;
+    const source = key.kind === 'file' ? { prompt_file: titleOf(key) } : { prompt: key.identifier, commit: key.commit };
+    let usage: { input: number; output: number; total: number } | null = null;
+    const config = {
+      runId,
+      runName: 'Playground',
+      tags: ['playground'],
+      metadata: { ...source, ls_model_name: modelName, ...(params.chat ? { session_id: session.id } : {}) },
+      signal: ctl.signal,
+      configurable: { sessionId: session.id },
+      ...(tracer ? { tracer } : {}),
+      onStepEnd: (step: { runType: string; output: unknown }) => {
+        const u = (step.output as { usage?: { input_tokens: number; output_tokens: number; total_tokens: number } } | undefined)?.usage;
+        if (step.runType === 'llm' && u) usage = { input: u.input_tokens, output: u.output_tokens, total: u.total_tokens };
       },
     };
-  },
-};
+    const input = { ...values, ...(params.chat ? { [FOLLOW_UP.inputKey]: followUp } : {}) };
+    const onPanelClosed = () => ctl.abort(new Error(vscode.l10n.t('The panel was closed.')));
+    host.signal.addEventListener('abort', onPanelClosed, { once: true });
 
-async function flushOnClose(tracers: Map<string, { tracer: Tracer; pendingRuns: Set<string> }>, services: PanelServices): Promise<void> {
-  for (const [project, t] of tracers) {
-    if (t.tracer.pendingCount === 0) continue;
-    try {
-      await t.tracer.flush();
-    } catch (e) {
-      services.log.warn(`Playground closed with ${t.pendingRuns.size} run(s) not traced to ${project}: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    const started = Date.now();
+    void (async () => {
+      let answer = '';
+      let outcome: 'done' | 'error' | 'stopped' = 'done';
+      let error: string | null = null;
+      let hint: string | null = null;
+      try {
+        for await (const piece of runnable.stream(input, config)) {
+          answer += piece;
+          void host.notify(RunDelta, { runId, text: piece });
+        }
+      } catch (e) {
+        if (ctl.signal.aborted) outcome = 'stopped';
+        else {
+          outcome = 'error';
+          ({ error, hint } = describeRunError(e, endpoint));
+          services.log.warn(`Playground run of ${titleOf(key)} with ${modelName} failed: ${error}`);
+        }
+      } finally {
+        this.running.delete(runId);
+        host.signal.removeEventListener('abort', onPanelClosed);
+      }
+      if (params.chat) {
+        // The session as it is now (New session may have started one while the run went).
+        const turns: ChatTurn[] = store
+          .get(this.session.id)
+          .getMessages()
+          .filter((m: Message): m is Message & { role: 'human' | 'ai' } => m.role === 'human' || m.role === 'ai')
+          .slice(-MAX_TURNS);
+        this.session = { id: this.session.id, turns };
+        await this.remember({ session: this.session });
+      }
+      let trace: TraceStatus = { status: 'off', message: null, pending: this.traces.pendingCount() };
+      if (tracer) {
+        this.traces.ended(runId, project);
+        trace = await this.traces.flush();
+      }
+      if (host.signal.aborted) return;
+      const end: FinishedRun = { runId, outcome, answer, usage, error, hint, trace, session: this.session, latencyMs: Date.now() - started };
+      this.finished.unshift(end);
+      this.finished.splice(10);
+      void host.notify(RunFinished, end);
+    })();
+    return { runId };
+  }
+
+  stop(runId: string): boolean {
+    const ctl = this.running.get(runId);
+    ctl?.abort(new Error(vscode.l10n.t('Stopped.')));
+    return !!ctl;
+  }
+
+  async resetSession(): Promise<SessionInfo> {
+    this.histories?.delete(this.session.id);
+    this.session = { id: randomUUID(), turns: [] };
+    await this.remember({ session: this.session });
+    return this.session;
+  }
+
+  async revealTrace(runId: string): Promise<Record<string, never>> {
+    const project = this.traces.projectOf(runId);
+    if (!project) throw new RequestError('invalidParams', vscode.l10n.t('That run was not traced.'));
+    await vscode.commands.executeCommand(Commands.revealRun, { projectName: project, runId });
+    return {};
+  }
+
+  async configureModel(): Promise<Record<string, never>> {
+    await vscode.commands.executeCommand(Commands.configureModel);
+    this.pushState();
+    return {};
+  }
+
+  async flushTraces(): Promise<{ pending: number }> {
+    const status = await this.traces.flush();
+    if (status.status === 'failed') throw new RequestError('requestFailed', status.message ?? vscode.l10n.t('The traces were not sent.'));
+    return { pending: status.pending };
+  }
+
+  async openSource(): Promise<Record<string, never>> {
+    if (!this.uri) throw new RequestError('invalidParams', vscode.l10n.t('This prompt is a commit, not a file.'));
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(this.uri), { viewColumn: vscode.ViewColumn.One });
+    return {};
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const ctl of this.running.values()) ctl.abort(new Error(vscode.l10n.t('The panel was closed.')));
+    for (const s of this.subscriptions) s.dispose();
+    void this.traces.flushOnClose();
   }
 }
