@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import type { DB } from './db';
 import { Statements } from './db';
 import type { FaultSpec } from './faults';
-import { MonotonicClock } from './util';
+import { MonotonicClock } from './time';
 
 export interface Tenant {
   id: string;

@@ -1,6 +1,6 @@
 // Fault injection for reliability tests: `429:0.1,503:0.05,reset:0.02,resetAfter:0.02,latency:20-200ms,retryAfter:0`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from './util';
+import { HttpError } from './errors';
 
 export interface FaultSpec {
   /** status code → probability (0..1) */

@@ -1,5 +1,6 @@
 // LangSmith's filter language (`and(eq(run_type, "llm"), gt(latency, 2))`) compiled to SQL.
-import { HttpError, parseTime } from './util';
+import { HttpError } from './errors';
+import { parseTime } from './time';
 
 /**
  * Bounds on a filter, so any text gives a 400 rather than a 500: nesting deeper than MAX_DEPTH would overflow the

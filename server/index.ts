@@ -30,7 +30,9 @@ import { registerLocal } from './routes/local';
 import { registerWorkspace } from './routes/workspace';
 import { registerV2 } from './routes/v2';
 import { seedDemo } from './seed';
-import { HttpError, MonotonicClock, nowIso, stableUuid } from './util';
+import { HttpError } from './errors';
+import { stableUuid } from './ids';
+import { MonotonicClock, nowIso } from './time';
 
 export interface ServerOptions {
   /** 0 = a free port. The CLI defaults to 1984; startServer defaults to 0. */

@@ -2,7 +2,7 @@
 // (runs/multipart, platform examples). Those bodies hold thousands of small JSON parts; splitting a
 // buffer with Buffer.indexOf is several times faster than a streaming parser there. Binary-safe.
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from './util';
+import { HttpError } from './errors';
 
 export interface BufferedPart {
   name: string;

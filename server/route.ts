@@ -12,7 +12,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { z } from 'zod';
 import type { Tenant } from './context';
-import { HttpError, badRequest, isUuid, parseTime } from './util';
+import { HttpError, badRequest } from './errors';
+import { isUuid } from './ids';
+import { parseTime } from './time';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -11,7 +11,7 @@ import { createFeedback } from './store/feedback';
 import { createCommit, createTag, insertRepo, setLike, updateRepo } from './store/prompts';
 import { createQueue } from './store/queues';
 import { sessionByName } from './store/sessions';
-import { newId } from './util';
+import { newId } from './ids';
 
 /** A small deterministic PRNG, so every demo database looks the same. */
 function rng(seed: number) {

@@ -3,7 +3,7 @@
 // (and a person reading its exception) sees what OpenAI would have said.
 import * as z from 'zod';
 import { CHAT_ROLES, LOCAL_MODEL } from '../chatModel';
-import { HttpError } from '../util';
+import { HttpError } from '../errors';
 
 /** Whether a request URL belongs to the OpenAI-compatible routes (whose errors take OpenAI's shape). */
 export function isOpenAiPath(url: string): boolean {

@@ -11,7 +11,10 @@ import {
   unshareDataset, updateDataset, type DatasetCounts,
 } from '../store/datasets';
 import { ALL_FIELDS, getDataset, listExamplesJson, resolveVersion, countExamples, type DatasetRow } from '../store/examples';
-import { HttpError, jsonOrNull, newId, originOf } from '../util';
+import { HttpError } from '../errors';
+import { newId } from '../ids';
+import { jsonOrNull } from '../json';
+import { originOf } from '../request';
 import { registerDatasetSearch } from './datasetsSearch';
 import { registerDatasetVersions } from './datasetsVersions';
 import { readParts } from './runsMultipart';

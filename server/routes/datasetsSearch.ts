@@ -5,7 +5,8 @@ import type { Ctx } from '../context';
 import { idParams, qBool, qEnum, qInt, qText, qUuids, route, uuid } from '../route';
 import { createComparative, deleteComparative, dropIndex, indexDataset, listComparative, searchExamples } from '../store/datasets';
 import { getDataset } from '../store/examples';
-import { HttpError, notFound, originOf } from '../util';
+import { HttpError, notFound } from '../errors';
+import { originOf } from '../request';
 
 const SearchBody = z.strictObject({
   inputs: z.record(z.string(), z.any()),

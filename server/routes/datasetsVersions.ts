@@ -5,7 +5,8 @@ import type { Ctx } from '../context';
 import { idParams, qInt, qText, route, uuid } from '../route';
 import { diffVersions, listSplits, listVersions, readVersion, tagVersion, updateSplit } from '../store/datasets';
 import { getDataset, listExamples, resolveVersion } from '../store/examples';
-import { HttpError, jsonOrNull } from '../util';
+import { HttpError } from '../errors';
+import { jsonOrNull } from '../json';
 
 const VersionsQuery = z.object({
   search: qText(),

@@ -8,7 +8,8 @@ import {
   DEFAULT_LIST_FIELDS, EXAMPLE_FIELDS, EXAMPLE_ORDERS, countExamples, deleteExamples, examplesByIdsJson, getDataset,
   listExamplesJson, readBlob, readExample, registerExampleSql, resolveVersion, revisionJson, selectedFields, type ExampleQuery,
 } from '../store/examples';
-import { HttpError, notFound, originOf } from '../util';
+import { HttpError, notFound } from '../errors';
+import { originOf } from '../request';
 
 
 /** Conditions a listing may carry in `metadata` keys and `full_text_contains` terms (each is one SQL condition). */

@@ -10,7 +10,8 @@ import {
   RawJson, createExamplesMultipart, deleteExamples, forgetPageEnds, getDataset, hardDeleteExamples, updateExamplesMultipart,
   type CreatePart, type UpdatePart,
 } from '../store/examples';
-import { HttpError, isUuid } from '../util';
+import { HttpError } from '../errors';
+import { isUuid } from '../ids';
 import { readParts } from './runsMultipart';
 
 // These parts come a thousand to a request: the checks say what a field must be without copying it (a

@@ -8,7 +8,8 @@ import {
   createConfig, createFeedback, deleteConfig, deleteFeedback, getFeedback, listConfigs, listFeedback, updateConfig, updateFeedback,
   validateConfig, type ConfigRow,
 } from '../store/feedback';
-import { HttpError, parseTime } from '../util';
+import { HttpError } from '../errors';
+import { parseTime } from '../time';
 import { ConfigObject, Score, feedbackOut } from './feedbackShapes';
 import { registerFeedbackTokens } from './feedbackTokens';
 

@@ -1,7 +1,7 @@
 // What the feedback routes share: the answer shape of a feedback and the schemas of a score and a config.
 import { z } from 'zod';
 import type { FeedbackConfig, FeedbackRow } from '../store/feedback';
-import { jsonOrNull } from '../util';
+import { jsonOrNull } from '../json';
 
 export function feedbackOut(f: FeedbackRow) {
   return {

@@ -5,7 +5,9 @@ import { z } from 'zod';
 import type { Ctx } from '../context';
 import { qBool, qInt, qList, qStr, qUuids, route, uuid } from '../route';
 import { createTokens, listTokens, listTraceFeedback, liveToken, submitWithToken, validateConfig, type TokenRow } from '../store/feedback';
-import { HttpError, apiPrefixOf, originOf, parseTime } from '../util';
+import { HttpError } from '../errors';
+import { apiPrefixOf, originOf } from '../request';
+import { parseTime } from '../time';
 import { ConfigObject, Score, feedbackOut } from './feedbackShapes';
 import { sharedRun } from '../store/runs';
 

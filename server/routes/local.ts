@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { parseFaults } from '../faults';
 import { route } from '../route';
-import { HttpError } from '../util';
+import { HttpError } from '../errors';
 
 /**
  * The fault spec a PUT carries: the spec as plain text, or JSON `{"faults": "SPEC"}` (sent with or without a JSON

@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { pText, qText, route } from '../route';
-import { escapeHtml as h, isUuid, jsonOrNull } from '../util';
+import { isUuid } from '../ids';
+import { jsonOrNull } from '../json';
 import { type RunRow, runStatus } from '../store/runs';
 import type { DatasetRow, RevRow } from '../store/examples';
 import type { CommitRow, RepoRow } from '../store/prompts';
@@ -13,6 +14,11 @@ const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-wid
 h1{font-size:1.4rem}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
 pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;padding:.5rem;margin:0;max-height:20rem;overflow:auto}
 .muted{color:#666}.err{color:#a00}`;
+
+/** Text for HTML: every page writes server text through this. */
+function h(s: unknown): string {
+  return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
 
 function page(reply: FastifyReply, status: number, title: string, body: string) {
   reply

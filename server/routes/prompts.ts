@@ -9,7 +9,8 @@ import {
   moveTag, parentHash, pushCommit, readableRepo, repoStats, repoTagNames, setLike, tagHistory, updateRepo,
   type CommitRow, type RepoRow, type RepoStats, type TagRow, type TransitionRow,
 } from '../store/prompts';
-import { HttpError, jsonOrNull } from '../util';
+import { HttpError } from '../errors';
+import { jsonOrNull } from '../json';
 
 const HANDLE_RE = /^[a-z0-9][a-z0-9_.-]*$/i;
 

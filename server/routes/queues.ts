@@ -9,7 +9,9 @@ import {
   addItems, countItems, createQueue, deleteAllItemsExcept, deleteItems, deleteQueues, getItem, getItemAnywhere,
   getQueue, listQueueRuns, listQueues, queuesOfRun, rootRunIds, setItemStatus, updateItemTimes, updateQueue,
 } from '../store/queues';
-import { HttpError, newId, notFound, nowIso } from '../util';
+import { HttpError, notFound } from '../errors';
+import { newId } from '../ids';
+import { nowIso } from '../time';
 import type { RunRow } from '../store/runs';
 import {
   AddRuns, CreateQueue, LegacyStatus, QueueRunParams, RetentionQuery, RunKeys, StatusBody, UpdateQueue, queueOut, queueRunOut,

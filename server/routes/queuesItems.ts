@@ -19,7 +19,7 @@ import {
   addItems, countItems, deleteItems, getItem, getItemAnywhere, getQueue, pageItems, placement, setItemStatus, updateItemTimes,
   type ItemKey, type QueueItem, type QueueRow, type Section,
 } from '../store/queues';
-import { HttpError } from '../util';
+import { HttpError } from '../errors';
 import { StatusBody, statusOut } from './queuesShapes';
 
 const SECTIONS = ['needs_my_review', 'needs_others_review', 'archived'] as const;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Tenant } from '../context';
 import { bodyTime, qBool, qEnum, uuid } from '../route';
 import { isArchived, type NewItem, type QueueItem, type QueueRow, type QueueRunInfo } from '../store/queues';
-import { jsonOrNull } from '../util';
+import { jsonOrNull } from '../json';
 import type { RunRow } from '../store/runs';
 import { runOut } from './runsShape';
 

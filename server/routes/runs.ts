@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Ctx } from '../context';
 import { idParams, route } from '../route';
 import { getRun, ingestRuns, runFeedbackStats, shareRun, unshareRun } from '../store/runs';
-import { originOf } from '../util';
+import { originOf } from '../request';
 import { BatchSchema, RunPayloadSchema, RunQueryBody, queryRunsParsed, runOut } from './runsShape';
 
 const ShareBody = z.strictObject({ run_id: z.string().nullish(), share_token: z.string().nullish() });

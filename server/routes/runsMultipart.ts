@@ -6,7 +6,8 @@ import type { Ctx } from '../context';
 import { splitMultipart } from '../multipartBuffer';
 import { check, route } from '../route';
 import { ingestMultipart, type MultipartOp } from '../store/runs';
-import { HttpError, isUuid, sha256 } from '../util';
+import { HttpError } from '../errors';
+import { isUuid, sha256 } from '../ids';
 import { RunWithIdSchema } from './runsShape';
 
 /** One part of a multipart body. */

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import type { Ctx } from '../context';
 import { pText, qList, route, uuid } from '../route';
 import { sharedRun, sharedTraceRun, sharedTraceRuns } from '../store/runs';
-import { HttpError, isUuid, notFound } from '../util';
+import { HttpError, notFound } from '../errors';
+import { isUuid } from '../ids';
 import { RunQueryBody, queryRunsParsed, runOut } from './runsShape';
 
 const TokenParams = z.object({ token: pText() });

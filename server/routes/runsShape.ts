@@ -6,7 +6,10 @@ import { bodyTime, check, jsonBody } from '../route';
 import {
   queryRunRows, runFeedbackStats, runStatus, threadIdOf, type RunRow, type RunScope, ancestorsFromDotted,
 } from '../store/runs';
-import { HttpError, isUuid, jsonOrNull, parseTime } from '../util';
+import { HttpError } from '../errors';
+import { isUuid } from '../ids';
+import { jsonOrNull } from '../json';
+import { parseTime } from '../time';
 
 // ---- schema building blocks for JSON bodies -------------------------------------------------------------------
 

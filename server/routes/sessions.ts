@@ -6,7 +6,10 @@ import { idParams, qBool, qInt, qJson, qText, qUuids, route } from '../route';
 import {
   createSession, deleteSession, getSession, listSessions, sessionStats, updateSession, type SessionRow, type SessionStats,
 } from '../store/sessions';
-import { HttpError, jsonOrNull, newId, nowIso, parseTime } from '../util';
+import { HttpError } from '../errors';
+import { newId } from '../ids';
+import { jsonOrNull } from '../json';
+import { nowIso, parseTime } from '../time';
 
 export function sessionOut(r: SessionRow, stats?: SessionStats) {
   return {

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import type { Ctx } from '../context';
 import { bodyTime, pText, qInt, qList, qText, qStr, route, uuid } from '../route';
 import { threadExists, threadPage, threadTokens, threadTraces, traceFeedback, type ThreadTraceRow, type TraceScope } from '../store/threads';
-import { HttpError, jsonOrNull, notFound } from '../util';
+import { HttpError, notFound } from '../errors';
+import { jsonOrNull } from '../json';
 import { bodyUuid, decodeCursor, encodeCursor } from './runsShape';
 import { DEFAULT_WINDOW_MS, RUN_TYPES, latencySeconds, preview, required } from './v2Shape';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Ctx } from '../context';
 import { bodyTime, route } from '../route';
 import { queryRunRows, traceTokenTotals } from '../store/runs';
-import { originOf } from '../util';
+import { originOf } from '../request';
 import { bodyUuid, decodeCursor, encodeCursor, lower } from './runsShape';
 import { DEFAULT_WINDOW_MS, bodySelects, v2Runs, type RunSelect } from './v2Shape';
 

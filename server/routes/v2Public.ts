@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Ctx } from '../context';
 import { pText, qList, qTime, route, uuid } from '../route';
 import { sharedRun, sharedTraceRun, sharedTraceRuns } from '../store/runs';
-import { originOf } from '../util';
+import { originOf } from '../request';
 import { v2Runs } from './v2Shape';
 
 /** What a public query may select: the trace's shape and figures, not full payloads (previews only). */

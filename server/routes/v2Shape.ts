@@ -5,7 +5,8 @@ import { z } from 'zod';
 import type { Ctx } from '../context';
 import { qList } from '../route';
 import { ancestorsFromDotted, runFeedbackStats, runStatus, threadIdOf, type RunRow } from '../store/runs';
-import { HttpError, jsonOrNull } from '../util';
+import { HttpError } from '../errors';
+import { jsonOrNull } from '../json';
 import { runAttachmentUrls } from './runsShape';
 
 export const RUN_SELECTS = [

@@ -1,7 +1,11 @@
 // Datasets: their rows, counts, sharing, versions and tags, splits, the FTS5 example index and comparative
 // experiments. SQL and transactions live here; the routes (../routes/datasets*.ts) parse and shape.
 import type { Ctx, Tenant } from '../context';
-import { HttpError, conflict, isUuid, jsonOrNull, newId, notFound, nowIso, parseTime, toJson, SqlWhere } from '../util';
+import { HttpError, conflict, notFound } from '../errors';
+import { isUuid, newId } from '../ids';
+import { jsonOrNull, toJson } from '../json';
+import { SqlWhere } from '../sql';
+import { nowIso, parseTime } from '../time';
 import {
   ALL_FIELDS, currentRevision, exampleFilterSql, exampleJsonSql, getDataset, newVersion, originParam, registerExampleSql, resolveVersion, stateWhere,
   writeRevision, type DatasetRow, type RevRow,

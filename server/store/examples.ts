@@ -6,7 +6,10 @@
 // for pages, single reads and search hits alike, so no code path can drift from another in shape.
 import type { Ctx, Tenant } from '../context';
 import { compileExampleFilter } from '../filter';
-import { HttpError, jsonOrNull, notFound, parseTime, sha256 } from '../util';
+import { HttpError, notFound } from '../errors';
+import { sha256 } from '../ids';
+import { jsonOrNull } from '../json';
+import { parseTime } from '../time';
 import type { RunRow } from './runs';
 
 export interface DatasetRow {

@@ -2,7 +2,11 @@
 // expiry) and feedback configs (one per key and workspace). SQL and transactions live here; the route files
 // parse input and shape answers.
 import type { Ctx, Tenant } from '../context';
-import { HttpError, conflict, newId, notFound, nowIso, toJson, SqlWhere } from '../util';
+import { HttpError, conflict, notFound } from '../errors';
+import { newId } from '../ids';
+import { toJson } from '../json';
+import { SqlWhere } from '../sql';
+import { nowIso } from '../time';
 
 export interface FeedbackRow {
   id: string;

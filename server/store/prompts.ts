@@ -5,7 +5,10 @@
 // only its own tenant may change it.
 import crypto from 'node:crypto';
 import type { Ctx, Tenant } from '../context';
-import { HttpError, canonicalJson, conflict, newId, notFound, nowIso } from '../util';
+import { HttpError, conflict, notFound } from '../errors';
+import { newId } from '../ids';
+import { canonicalJson } from '../json';
+import { nowIso } from '../time';
 
 /** One strictly increasing clock for repository changes, so sorting by updated_at never ties. */
 const REPO_CLOCK = 'repos';

@@ -7,7 +7,11 @@
 // a queue that wants one reviewer per item. A queue that wants more can never gather them, so its completed
 // items wait in "needs others' review", as they would in LangSmith for a lone reviewer.
 import type { Ctx, Tenant } from '../context';
-import { HttpError, conflict, newId, notFound, nowIso, toJson, SqlWhere } from '../util';
+import { HttpError, conflict, notFound } from '../errors';
+import { newId } from '../ids';
+import { toJson } from '../json';
+import { SqlWhere } from '../sql';
+import { nowIso } from '../time';
 
 export interface QueueRow {
   id: string;

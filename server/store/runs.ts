@@ -2,7 +2,10 @@
 // and the transactions live here; the route files parse input and shape answers.
 import type { Ctx, Tenant } from '../context';
 import { compileRunFilter, threadIdSql } from '../filter';
-import { HttpError, isUuid, jsonOrNull, newId, notFound, nowIso, parseTime } from '../util';
+import { HttpError, notFound } from '../errors';
+import { isUuid, newId } from '../ids';
+import { jsonOrNull } from '../json';
+import { nowIso, parseTime } from '../time';
 import { getSession, sessionByName } from './sessions';
 
 export interface RunRow {

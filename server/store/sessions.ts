@@ -1,6 +1,10 @@
 // Projects (tracer sessions): their rows, lookups, writes and stats. SQL lives here; routes shape answers.
 import type { Ctx, Tenant } from '../context';
-import { conflict, jsonOrNull, newId, notFound, nowIso, toJson, SqlWhere } from '../util';
+import { conflict, notFound } from '../errors';
+import { newId } from '../ids';
+import { jsonOrNull, toJson } from '../json';
+import { SqlWhere } from '../sql';
+import { nowIso } from '../time';
 
 export interface SessionRow {
   id: string;

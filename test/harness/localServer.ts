@@ -16,7 +16,7 @@
 //   srv.tenantId / srv.otherTenantId   // the two workspace ids (for x-tenant-id)
 //   await srv.close();
 import { DEFAULT_TENANTS, startServer, type RunningServer, type ServerOptions } from '../../server/index';
-import { stableUuid } from '../../server/util';
+import { stableUuid } from '../../server/ids';
 
 export interface LocalServer {
   url: string;

@@ -28,7 +28,7 @@ import { openDatabase } from '../../server/db';
 import { FILTER_LIMITS } from '../../server/filter';
 import { exampleFilterSql } from '../../server/store/examples';
 import { runFilterSql } from '../../server/store/runs';
-import { HttpError } from '../../server/util';
+import { HttpError } from '../../server/errors';
 
 /** Per input, on a shared 2-core machine: generous for inputs of a few hundred characters that take well under 1 ms. */
 const BOUND_MS = 200;
