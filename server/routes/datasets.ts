@@ -10,7 +10,11 @@ import {
   datasetCounts, deleteDataset, insertDataset as insertDatasetRow, insertDatasetWithExamples, listDatasets, shareDataset, sharedDataset,
   unshareDataset, updateDataset, type DatasetCounts,
 } from '../store/datasets';
-import { ALL_FIELDS, getDataset, listExamplesJson, resolveVersion, countExamples, type DatasetRow } from '../store/examples';
+import { getDataset, type DatasetRow } from '../store/datasets';
+import { ALL_FIELDS } from '../store/exampleJson';
+import { listExamplesJson } from '../store/examplePages';
+import { countExamples } from '../store/examples';
+import { resolveVersion } from '../store/versions';
 import { HttpError } from '../errors';
 import { newId } from '../ids';
 import { jsonOrNull } from '../json';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Ctx } from '../context';
 import { idParams, qBool, qEnum, qInt, qText, qUuids, route, uuid } from '../route';
 import { createComparative, deleteComparative, dropIndex, indexDataset, listComparative, searchExamples } from '../store/datasets';
-import { getDataset } from '../store/examples';
+import { getDataset } from '../store/datasets';
 import { HttpError, notFound } from '../errors';
 import { originOf } from '../request';
 

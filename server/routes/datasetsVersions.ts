@@ -4,7 +4,9 @@ import { z } from 'zod';
 import type { Ctx } from '../context';
 import { idParams, qInt, qText, route, uuid } from '../route';
 import { diffVersions, listSplits, listVersions, readVersion, tagVersion, updateSplit } from '../store/datasets';
-import { getDataset, listExamples, resolveVersion } from '../store/examples';
+import { getDataset } from '../store/datasets';
+import { listExamples } from '../store/examplePages';
+import { resolveVersion } from '../store/versions';
 import { HttpError } from '../errors';
 import { jsonOrNull } from '../json';
 

@@ -4,10 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { idParams, pText, qBool, qEnum, qInt, qJson, qList, qStr, qText, qUuids, route, uuid } from '../route';
+import { getDataset } from '../store/datasets';
 import {
-  DEFAULT_LIST_FIELDS, EXAMPLE_FIELDS, EXAMPLE_ORDERS, countExamples, deleteExamples, examplesByIdsJson, getDataset,
-  listExamplesJson, readBlob, readExample, registerExampleSql, resolveVersion, revisionJson, selectedFields, type ExampleQuery,
-} from '../store/examples';
+  DEFAULT_LIST_FIELDS, EXAMPLE_FIELDS, registerExampleSql, revisionJson, selectedFields,
+} from '../store/exampleJson';
+import { EXAMPLE_ORDERS, examplesByIdsJson, listExamplesJson, type ExampleQuery } from '../store/examplePages';
+import { countExamples, deleteExamples, readBlob, readExample } from '../store/examples';
+import { resolveVersion } from '../store/versions';
 import { HttpError, notFound } from '../errors';
 import { originOf } from '../request';
 

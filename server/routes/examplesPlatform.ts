@@ -6,9 +6,10 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { check, idParams, route, uuid } from '../route';
+import { getDataset } from '../store/datasets';
+import { forgetPageEnds } from '../store/examplePages';
 import {
-  RawJson, createExamplesMultipart, deleteExamples, forgetPageEnds, getDataset, hardDeleteExamples, updateExamplesMultipart,
-  type CreatePart, type UpdatePart,
+  RawJson, createExamplesMultipart, deleteExamples, hardDeleteExamples, updateExamplesMultipart, type CreatePart, type UpdatePart,
 } from '../store/examples';
 import { HttpError } from '../errors';
 import { isUuid } from '../ids';

@@ -6,10 +6,32 @@ import { isUuid, newId } from '../ids';
 import { jsonOrNull, toJson } from '../json';
 import { SqlWhere } from '../sql';
 import { nowIso, parseTime } from '../time';
-import {
-  ALL_FIELDS, currentRevision, exampleFilterSql, exampleJsonSql, getDataset, newVersion, originParam, registerExampleSql, resolveVersion, stateWhere,
-  writeRevision, type DatasetRow, type RevRow,
-} from './examples';
+import { ALL_FIELDS, exampleJsonSql, originParam, registerExampleSql } from './exampleJson';
+import { exampleFilterSql } from './examplePages';
+import { currentRevision, writeRevision, type RevRow } from './examples';
+import { newVersion, resolveVersion, stateWhere } from './versions';
+
+export interface DatasetRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  data_type: string;
+  inputs_schema_definition: string | null;
+  outputs_schema_definition: string | null;
+  extra: string | null;
+  created_at: string;
+  modified_at: string;
+  share_token: string | null;
+  indexed_tag: string | null;
+  index_synced_version: string | null;
+}
+
+export function getDataset(ctx: Ctx, tenant: Tenant, id: string): DatasetRow {
+  const r = ctx.st.one<DatasetRow>('SELECT * FROM datasets WHERE id = ? AND tenant_id = ?', id, tenant.id);
+  if (!r) throw notFound(`Dataset ${id}`);
+  return r;
+}
 
 export interface DatasetCounts {
   example_count: number;

@@ -26,7 +26,7 @@ import { csvHeader } from '../../src/common/csv';
 import { fromManifest, parseManifestFile, parsePromptFile, toManifest, writePromptFile } from '../../src/prompts/engine';
 import { openDatabase } from '../../server/db';
 import { FILTER_LIMITS } from '../../server/filter';
-import { exampleFilterSql } from '../../server/store/examples';
+import { exampleFilterSql } from '../../server/store/examplePages';
 import { runFilterSql } from '../../server/store/runs';
 import { HttpError } from '../../server/errors';
 
