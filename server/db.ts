@@ -360,14 +360,14 @@ export class Statements {
     }
     return r;
   }
-  all<T = any>(sql: string, ...params: unknown[]): T[] {
+  all<T = unknown>(sql: string, ...params: unknown[]): T[] {
     const { stmt, row } = this.reader(sql);
     const rows = stmt.all(...params) as unknown[][];
     const out = new Array<T>(rows.length);
     for (let i = 0; i < rows.length; i++) out[i] = row(rows[i]!) as T;
     return out;
   }
-  one<T = any>(sql: string, ...params: unknown[]): T | undefined {
+  one<T = unknown>(sql: string, ...params: unknown[]): T | undefined {
     const { stmt, row } = this.reader(sql);
     const values = stmt.get(...params) as unknown[] | undefined;
     return values === undefined ? undefined : (row(values) as T);

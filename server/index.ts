@@ -142,7 +142,8 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
 
   // Errors are LangSmith's `{"detail": …}`, except on the OpenAI-compatible routes (/v1/chat/…, /v1/models),
   // whose clients expect OpenAI's `{"error": {message, type, param, code}}`.
-  app.setErrorHandler((err: any, req, reply) => {
+  // Whatever a handler or fastify throws: an Error, with fastify's status and code when it set them.
+  app.setErrorHandler((err: Error & { statusCode?: unknown; code?: unknown }, req, reply) => {
     const openAi = isOpenAiPath(req.url);
     if (err instanceof HttpError) {
       reply.code(err.statusCode).headers(err.headers).send(openAi ? openAiErrorBody(err.statusCode, err.message, err) : { detail: err.detail });

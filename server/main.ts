@@ -115,12 +115,17 @@ export function parseArgs(argv: string[]): ServerOptions & { help?: boolean } {
   return opts;
 }
 
+/** What a thrown value says: its message when it has one, else the value itself. */
+function messageOf(e: unknown): string {
+  return typeof e === 'object' && e !== null && 'message' in e && e.message != null ? String(e.message) : String(e);
+}
+
 async function main() {
   let opts: ReturnType<typeof parseArgs>;
   try {
     opts = parseArgs(process.argv.slice(2));
-  } catch (e: any) {
-    console.error(`error: ${e.message}`);
+  } catch (e) {
+    console.error(`error: ${messageOf(e)}`);
     process.exit(2);
   }
   if (opts.help) {
@@ -130,10 +135,11 @@ async function main() {
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer(opts);
-  } catch (e: any) {
-    if (e?.code === 'EADDRINUSE') console.error(`error: port ${opts.port} on ${opts.host} is already in use. Stop the other process or pick another port with --port (0 = any free port).`);
-    else if (e?.code === 'EACCES') console.error(`error: not allowed to listen on ${opts.host}:${opts.port} (try a port above 1024).`);
-    else console.error(`error: ${e?.message ?? e}`);
+  } catch (e) {
+    const code = typeof e === 'object' && e !== null && 'code' in e ? e.code : undefined;
+    if (code === 'EADDRINUSE') console.error(`error: port ${opts.port} on ${opts.host} is already in use. Stop the other process or pick another port with --port (0 = any free port).`);
+    else if (code === 'EACCES') console.error(`error: not allowed to listen on ${opts.host}:${opts.port} (try a port above 1024).`);
+    else console.error(`error: ${messageOf(e)}`);
     process.exit(1);
   }
   const tenants = opts.tenants ?? DEFAULT_TENANTS;
@@ -152,8 +158,8 @@ async function main() {
     try {
       await server.close();
       process.exit(0);
-    } catch (e: any) {
-      console.error(`error while shutting down: ${e?.message ?? e}`);
+    } catch (e) {
+      console.error(`error while shutting down: ${messageOf(e)}`);
       process.exit(1);
     }
   };

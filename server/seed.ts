@@ -6,13 +6,14 @@ import { deflateSync } from 'node:zlib';
 import type { Ctx, Tenant } from './context';
 import { ingestCreate } from './store/runs';
 import { insertDataset, tagVersion } from './store/datasets';
-import { storeBlobs, writeRevision, type AttachmentRef } from './store/examples';
+import { storeBlobs, writeRevision, type AttachmentRef, type RevRow } from './store/examples';
 import { newVersion } from './store/versions';
 import { createFeedback } from './store/feedback';
 import { createCommit, createTag, insertRepo, setLike, updateRepo } from './store/prompts';
 import { createQueue } from './store/queues';
 import { sessionByName } from './store/sessions';
 import { newId } from './ids';
+import { jsonOrNull } from './json';
 
 /** A small deterministic PRNG, so every demo database looks the same. */
 function rng(seed: number) {
@@ -342,9 +343,9 @@ export function seedDemo(ctx: Ctx): void {
     tagVersion(ctx, local, qa.id, v1, 'v1');
     const v2 = newVersion(ctx, qa.id);
     for (const id of qaIds.slice(0, 3)) {
-      const cur = ctx.st.one<any>('SELECT * FROM example_revisions WHERE example_id = ? AND valid_to IS NULL', id);
-      const outputs = JSON.parse(cur.outputs);
-      writeRevision(ctx, qa.id, id, v2, { inputs: JSON.parse(cur.inputs), outputs: { answer: `${outputs.answer} (reviewed)` }, metadata: JSON.parse(cur.metadata), source_run_id: null, attachments: null, created_at: cur.created_at });
+      const cur = ctx.st.one<RevRow>('SELECT * FROM example_revisions WHERE example_id = ? AND valid_to IS NULL', id)!;
+      const outputs = jsonOrNull<{ answer: string }>(cur.outputs)!;
+      writeRevision(ctx, qa.id, id, v2, { inputs: JSON.parse(cur.inputs), outputs: { answer: `${outputs.answer} (reviewed)` }, metadata: jsonOrNull(cur.metadata), source_run_id: null, attachments: null, created_at: cur.created_at });
     }
     const v3 = newVersion(ctx, qa.id);
     ctx.st.run('UPDATE example_revisions SET valid_to = ? WHERE example_id = ? AND valid_to IS NULL', v3, qaIds[14]);
@@ -381,10 +382,10 @@ export function seedDemo(ctx: Ctx): void {
     tagVersion(ctx, local, inv.id, iv1, 'v1');
     // Two versions only: the seed test reads every dataset with three or more as the QA dataset's history.
     const iv2 = newVersion(ctx, inv.id);
-    const misread = ctx.st.one<any>('SELECT * FROM example_revisions WHERE example_id = ? AND valid_to IS NULL', invIds[2]);
+    const misread = ctx.st.one<RevRow>('SELECT * FROM example_revisions WHERE example_id = ? AND valid_to IS NULL', invIds[2])!;
     writeRevision(ctx, inv.id, invIds[2], iv2, {
-      inputs: JSON.parse(misread.inputs), outputs: { ...JSON.parse(misread.outputs), total: 321, due_date: '2024-04-14' },
-      metadata: { ...JSON.parse(misread.metadata), reviewed: true }, source_run_id: null, attachments: null, created_at: misread.created_at,
+      inputs: JSON.parse(misread.inputs), outputs: { ...jsonOrNull<Record<string, unknown>>(misread.outputs), total: 321, due_date: '2024-04-14' },
+      metadata: { ...jsonOrNull<Record<string, unknown>>(misread.metadata), reviewed: true }, source_run_id: null, attachments: null, created_at: misread.created_at,
     });
     tagVersion(ctx, local, inv.id, iv2, 'latest-review');
 

@@ -24,7 +24,7 @@ import { registerDatasetVersions } from './datasetsVersions';
 import { readParts } from './runsMultipart';
 
 export function datasetOut(d: DatasetRow, counts?: DatasetCounts) {
-  const extra = jsonOrNull(d.extra) ?? {};
+  const extra = jsonOrNull<Record<string, unknown>>(d.extra) ?? {};
   return {
     id: d.id,
     name: d.name,

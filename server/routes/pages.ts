@@ -49,7 +49,7 @@ function runDetail(r: RunRow) {
 
 function examplesTable(rows: RevRow[]) {
   return `<table><tr><th>Inputs</th><th>Outputs</th><th>Split</th></tr>${rows
-    .map((e) => `<tr><td>${pretty(e.inputs)}</td><td>${pretty(e.outputs)}</td><td>${h((jsonOrNull(e.metadata)?.dataset_split ?? []).join(', '))}</td></tr>`)
+    .map((e) => `<tr><td>${pretty(e.inputs)}</td><td>${pretty(e.outputs)}</td><td>${h((jsonOrNull<{ dataset_split?: string[] }>(e.metadata)?.dataset_split ?? []).join(', '))}</td></tr>`)
     .join('')}</table>`;
 }
 

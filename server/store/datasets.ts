@@ -138,7 +138,7 @@ export function updateDataset(ctx: Ctx, tenant: Tenant, id: string, c: DatasetCh
   return ctx.st.tx(() => {
     const d = getDataset(ctx, tenant, id);
     if (c.name && c.name !== d.name && nameTaken(ctx, tenant, c.name)) throw conflict(`Dataset with name ${c.name} already exists`);
-    const extra = jsonOrNull(d.extra) ?? {};
+    const extra = jsonOrNull<Record<string, unknown>>(d.extra) ?? {};
     if (c.metadata != null) extra.metadata = c.metadata;
     ctx.st.run(
       `UPDATE datasets SET name = COALESCE(?, name), description = COALESCE(?, description),
@@ -298,7 +298,7 @@ export function updateSplit(ctx: Ctx, tenant: Tenant, datasetId: string, split: 
     for (const exId of exampleIds) {
       const cur = currentRevision(ctx, exId);
       if (!cur || cur.dataset_id !== datasetId) throw notFound(`Example ${exId} in dataset ${datasetId}`);
-      const meta = jsonOrNull(cur.metadata) ?? {};
+      const meta = jsonOrNull<Record<string, unknown>>(cur.metadata) ?? {};
       const splits = new Set<string>(Array.isArray(meta.dataset_split) ? meta.dataset_split : meta.dataset_split ? [meta.dataset_split] : []);
       const had = splits.has(split);
       if (remove) splits.delete(split);

@@ -256,7 +256,7 @@ export function updateExamplesMultipart(ctx: Ctx, datasetId: string, parts: Upda
   for (const p of parts) {
     const cur = currentRevision(ctx, p.id);
     if (!cur || cur.dataset_id !== datasetId) throw new HttpError(404, `Example ${p.id} not found in dataset ${datasetId}`);
-    const oldMeta = jsonOrNull(cur.metadata) ?? {};
+    const oldMeta = jsonOrNull<Record<string, unknown>>(cur.metadata) ?? {};
     let metadata = oldMeta;
     if (p.metadata != null) metadata = { ...p.metadata, dataset_split: p.metadata.dataset_split ?? oldMeta.dataset_split };
     const split = normalizeSplit(p.split, `Part ${p.id}.split`);

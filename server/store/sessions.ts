@@ -160,7 +160,7 @@ export function sessionStats(ctx: Ctx, ids: string[]): Map<string, SessionStats>
   const out = new Map<string, SessionStats>();
   if (!ids.length) return out;
   const marks = ids.map(() => '?').join(',');
-  const rows = ctx.st.all(
+  const rows = ctx.st.all<SessionStats & { session_id: string }>(
     `SELECT session_id,
             COUNT(*) AS run_count,
             SUM(CASE WHEN error IS NOT NULL THEN 1 ELSE 0 END) * 1.0 / COUNT(*) AS error_rate,
@@ -190,7 +190,7 @@ export function sessionStats(ctx: Ctx, ids: string[]): Map<string, SessionStats>
     s.latency_p99 = q(0.99);
     out.set(sid, s);
   }
-  const fb = ctx.st.all(
+  const fb = ctx.st.all<{ session_id: string; key: string; n: number; avg: number | null }>(
     `SELECT r.session_id AS session_id, f.key AS key, COUNT(*) AS n, AVG(f.score) AS avg
        FROM feedback f JOIN runs r ON r.id = f.run_id AND r.tenant_id = f.tenant_id WHERE r.session_id IN (${marks}) GROUP BY r.session_id, f.key`,
     ...ids,
