@@ -10,6 +10,12 @@ const HOST_ROOMS = 'auth|views|commands|webviews|prompts|common|extension|consta
 
 const door = (regex, message) => ({ regex, message });
 
+/** The server's own door, repeated where a narrower block of server/ adds one (a later block replaces the rule). */
+const SERVER_IS_ITS_OWN = {
+  paths: [{ name: 'vscode', message: 'The server is a program of its own.' }],
+  patterns: [door('^(\\.\\./)+src(/|$)', 'server/ never imports src/: sharing code with the client would hide where it differs from LangSmith.')],
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.test-output/**', '**/*.d.ts', '**/*.d.mts'] },
   js.configs.recommended,
@@ -77,12 +83,18 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [door('^(\\.\\./)+commands(/|$)', 'auth/, views/ and common/ sit below commands/: take ids from src/constants.ts.')] }] },
   },
   // The local server imitates LangSmith: it shares no code with the client.
+  { files: ['server/**/*.ts'], rules: { 'no-restricted-imports': ['error', SERVER_IS_ITS_OWN] } },
+  // Routes sit over the store: a store that reached up into routes/ would tie the SQL to one answer's shape
+  // (and the seed, which writes through the stores, to the HTTP layer).
   {
-    files: ['server/**/*.ts'],
+    files: ['server/store/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'The server is a program of its own.' }],
-        patterns: [door('^(\\.\\./)+src(/|$)', 'server/ never imports src/: sharing code with the client would hide where it differs from LangSmith.')],
+        ...SERVER_IS_ITS_OWN,
+        patterns: [
+          ...SERVER_IS_ITS_OWN.patterns,
+          door('^(\\.\\./)+routes(/|$)', 'server/store never imports server/routes: routes parse and shape over the store, not the other way round.'),
+        ],
       }],
     },
   },

@@ -70,6 +70,12 @@ describe('lint: the doors of the architecture', function () {
     await refused('server/routes/door.ts', "import { MSG } from '../../src/client/messages';\nexport const x = MSG;\n", /never imports src/);
   });
 
+  it('server/store never imports server/routes', async () => {
+    await refused('server/store/door.ts', "import { datasetOut } from '../routes/datasets';\nexport const x = datasetOut;\n", /store never imports server\/routes/);
+    await refused('server/store/door.ts', "import { MSG } from '../../src/client/messages';\nexport const x = MSG;\n", /never imports src/);
+    await allowed('server/store/door.ts', "import { getDataset } from './datasets';\nexport const x = getDataset;\n");
+  });
+
   it('product code has no `any`', async () => {
     await refused('webview-ui/src/apps/door/page.ts', 'export const x: any = 1;\n', /no-explicit-any/);
   });
