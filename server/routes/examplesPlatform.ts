@@ -9,8 +9,9 @@ import { check, idParams, route, uuid } from '../route';
 import { getDataset } from '../store/datasets';
 import { forgetPageEnds } from '../store/examplePages';
 import {
-  RawJson, createExamplesMultipart, deleteExamples, hardDeleteExamples, updateExamplesMultipart, type CreatePart, type UpdatePart,
+  createExamplesMultipart, deleteExamples, hardDeleteExamples, updateExamplesMultipart, type CreatePart, type UpdatePart,
 } from '../store/examples';
+import { RawJson } from '../store/revisions';
 import { HttpError } from '../errors';
 import { isUuid } from '../ids';
 import { readParts } from './runsMultipart';

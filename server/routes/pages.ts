@@ -8,7 +8,7 @@ import { isUuid } from '../ids';
 import { jsonOrNull } from '../json';
 import { type RunRow, runStatus } from '../store/runs';
 import type { DatasetRow } from '../store/datasets';
-import type { RevRow } from '../store/examples';
+import type { RevRow } from '../store/revisions';
 import type { CommitRow, RepoRow } from '../store/prompts';
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1b1b1b}

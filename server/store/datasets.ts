@@ -8,7 +8,7 @@ import { SqlWhere } from '../sql';
 import { nowIso, parseTime } from '../time';
 import { ALL_FIELDS, exampleJsonSql, originParam, registerExampleSql } from './exampleJson';
 import { exampleFilterSql } from './examplePages';
-import { currentRevision, writeRevision, type RevRow } from './examples';
+import { currentRevision, writeRevision, type RevRow } from './revisions';
 import { newVersion, resolveVersion, stateWhere } from './versions';
 
 export interface DatasetRow {

@@ -2,7 +2,7 @@
 // for pages, single reads and search hits alike, so no code path can drift from another in shape.
 import type { Ctx } from '../context';
 import { jsonOrNull } from '../json';
-import type { AttachmentRef } from './examples';
+import type { AttachmentRef } from './revisions';
 
 /** The fields of an example answer, in the order they are written (LangSmith's `ExampleSelect`). */
 export const EXAMPLE_FIELDS = [

@@ -3,7 +3,7 @@
 import type { Ctx, Tenant } from '../context';
 import { compileExampleFilter } from '../filter';
 import { exampleJsonSql, originParam, registerExampleSql, type ExampleField } from './exampleJson';
-import type { RevRow } from './examples';
+import type { RevRow } from './revisions';
 import { stateWhere } from './versions';
 
 export function exampleFilterSql(text: string) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { nearestEnd } from '../../server/store/examplePages';
-import type { RevRow } from '../../server/store/examples';
+import type { RevRow } from '../../server/store/revisions';
 import { withLocalServer } from '../harness/localServer';
 import { rawRequest } from '../harness/http';
 import { client, collect } from './helpers';
