@@ -5,8 +5,9 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent }
 import { DIFF_KINDS, OpenExample, OpenInLangSmith, type DatasetDiffState, type DiffKind, type DiffRow } from '../../../../src/protocol/datasetDiff';
 import { useAppState, useDraft, useRequest } from '../../common/app';
 import { Banner, TextButton, TextField, ToggleButton } from '../../common/components';
-import { DiffList, type ListPosition, type OpenHow } from './DiffList';
+import { DiffList, type ListPosition } from './DiffList';
 import { KIND_LABEL } from './DiffRowView';
+import type { OpenHow } from './types';
 
 const SEARCH_DELAY_MS = 250;
 

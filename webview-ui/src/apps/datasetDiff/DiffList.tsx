@@ -6,13 +6,12 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type Muta
 import type { DiffQuery, DiffRow } from '../../../../src/protocol/datasetDiff';
 import { Banner, Button, ProgressRing } from '../../common/components';
 import { DiffRowView, PendingRow } from './DiffRowView';
+import type { OpenHow } from './types';
 import { usePagedRows } from './usePagedRows';
 
 /** A row's height before it is measured (a pending row's height: see .dd-pending). */
 const ESTIMATED_ROW = 96;
 const OVERSCAN = 6;
-
-export type OpenHow = 'diff' | 'edit';
 
 /** Where the list was: the first row in view and the active row (kept so a tab shown again opens there). */
 export interface ListPosition {

@@ -3,7 +3,7 @@
 import { memo, type MouseEvent } from 'react';
 import type { DiffKind, DiffRow, FieldChange } from '../../../../src/protocol/datasetDiff';
 import { TextButton } from '../../common/components';
-import type { OpenHow } from './DiffList';
+import type { OpenHow } from './types';
 
 export const KIND_LABEL: Record<DiffKind, string> = { added: 'Added', removed: 'Removed', modified: 'Modified' };
 
