@@ -33,7 +33,7 @@ import {
 } from './model';
 import { PromptView } from './PromptView';
 import { OutcomeBadge, RunError, RunFacts, RunsList, TraceLine } from './RunView';
-import { useStoredState } from './useStoredState';
+import { useStoredState } from '../../common/hooks/useStoredState';
 
 type Finished = z.infer<typeof RunFinished.params>;
 type Early = { deltas: Map<string, string>; finished: Map<string, Finished> };

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useDraft } from '../../common/app';
+import { useDraft } from '../app';
 
 /**
  * State the page changes from notifications (functional updates, several per tick) and keeps across reloads:
