@@ -7,7 +7,7 @@ import type { DiffQuery, DiffRow } from '../../../../src/protocol/datasetDiff';
 import { Banner, Button, ProgressRing } from '../../common/components';
 import { DiffRowView, PendingRow } from './DiffRowView';
 import type { OpenHow } from './types';
-import { usePagedRows } from './usePagedRows';
+import { usePagedRows } from '../../common/hooks/usePagedRows';
 
 /** A row's height before it is measured (a pending row's height: see .dd-pending). */
 const ESTIMATED_ROW = 96;

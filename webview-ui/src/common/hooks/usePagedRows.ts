@@ -3,7 +3,7 @@
 // (useRequest's single slot), and unmounting (a new query) cancels it too.
 import { useCallback, useReducer, useRef, useState } from 'react';
 import { DiffPage, PAGE_LIMIT_MAX, type DiffQuery, type DiffRow } from '../../../../src/protocol/datasetDiff';
-import { useRequest } from '../../common/app';
+import { useRequest } from '../app';
 
 /** Requests start and end on multiples of this, so neighbouring windows ask for the same pages. */
 export const PAGE = 50;
