@@ -1,3 +1,6 @@
+// Stored UI state for any app: a value changed from notifications (runs, sessions, live progress) that must come
+// back after a reload or a hidden tab, kept in the webview's state through the frame's drafts (common/app.tsx,
+// over common/vscode.ts).
 import { useEffect, useRef, useState } from 'react';
 import { useDraft } from '../app';
 
