@@ -5,7 +5,8 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent }
 import { DIFF_KINDS, OpenExample, OpenInLangSmith, type DatasetDiffState, type DiffKind, type DiffRow } from '../../../../src/protocol/datasetDiff';
 import { useAppState, useDraft, useRequest } from '../../common/app';
 import { Banner, TextButton, TextField, ToggleButton } from '../../common/components';
-import { DiffList, type ListPosition } from './DiffList';
+import type { ListPosition } from '../../common/list/VirtualList';
+import { DiffList } from './DiffList';
 import { KIND_LABEL } from './DiffRowView';
 import type { OpenHow } from './types';
 

@@ -1,26 +1,17 @@
-// The virtualised list of changed examples: only the rows in view (and a few around) are in the DOM, each
-// measured as it renders; the rows come from the host a page at a time as they scroll in. The list is one tab
-// stop: arrows move the active row (aria-activedescendant), Enter compares it, Shift+Enter edits it.
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MutableRefObject } from 'react';
-import type { DiffQuery, DiffRow } from '../../../../src/protocol/datasetDiff';
+// The list of changed examples: its status line, paging errors and keys hint around the shared virtualised list
+// (common/list), whose rows are DiffRowViews. The rows come from the host a page at a time as they scroll in.
+// Enter compares the active row, Shift+Enter edits it.
+import { useCallback, type KeyboardEvent, type MutableRefObject } from 'react';
+import { DiffPage, PAGE_LIMIT_MAX, type DiffQuery, type DiffRow } from '../../../../src/protocol/datasetDiff';
+import { useRequest } from '../../common/app';
 import { Banner, Button, ProgressRing } from '../../common/components';
+import { usePagedRows } from '../../common/hooks/usePagedRows';
+import { VirtualList, type ListPosition } from '../../common/list/VirtualList';
 import { DiffRowView, PendingRow } from './DiffRowView';
 import type { OpenHow } from './types';
-import { usePagedRows } from '../../common/hooks/usePagedRows';
 
 /** A row's height before it is measured (a pending row's height: see .dd-pending). */
 const ESTIMATED_ROW = 96;
-const OVERSCAN = 6;
-
-/** Where the list was: the first row in view and the active row (kept so a tab shown again opens there). */
-export interface ListPosition {
-  top: number;
-  active: number;
-}
-
-/** How long the list rests before its position is kept. */
-const KEEP_POSITION_MS = 300;
 
 export function DiffList({
   query,
@@ -42,80 +33,17 @@ export function DiffList({
   position: ListPosition;
   onPosition: (position: ListPosition) => void;
 }) {
-  const paged = usePagedRows(query, knownTotal);
-  const scroller = useRef<HTMLDivElement | null>(null);
-  const setScroller = useCallback(
-    (el: HTMLDivElement | null) => {
-      scroller.current = el;
-      if (listRef) listRef.current = el;
-    },
-    [listRef],
-  );
-  const count = paged.total ?? 0;
-  const [active, setActive] = useState(position.active);
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ESTIMATED_ROW,
-    overscan: OVERSCAN,
-  });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? -1;
-  const { ensure, version } = paged;
+  const page = useRequest(DiffPage);
+  const { run } = page;
+  const fetchPage = useCallback((offset: number, limit: number) => run({ ...query, offset, limit }), [run, query]);
+  const paged = usePagedRows<DiffRow>({ run: fetchPage, pending: page.pending }, knownTotal, PAGE_LIMIT_MAX);
 
-  useEffect(() => {
-    ensure(first, last);
-  }, [ensure, first, last, version]);
-
-  // Back where it was once the rows are counted (a search's count comes with its first page).
-  const restored = useRef(false);
-  useEffect(() => {
-    if (restored.current || count === 0) return;
-    restored.current = true;
-    if (position.top > 0) virtualizer.scrollToIndex(Math.min(position.top, count - 1), { align: 'start' });
-  }, [count, position.top, virtualizer]);
-
-  const top = virtualizer.range?.startIndex ?? 0;
-  useEffect(() => {
-    if (!restored.current) return undefined;
-    const timer = setTimeout(() => onPosition({ top, active }), KEEP_POSITION_MS);
-    return () => clearTimeout(timer);
-  }, [top, active, onPosition]);
-
-  const moveTo = useCallback(
-    (index: number) => {
-      if (!count) return;
-      const i = Math.max(0, Math.min(count - 1, index));
-      setActive(i);
-      virtualizer.scrollToIndex(i, { align: 'auto' });
-    },
-    [count, virtualizer],
-  );
-
-  function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
-    const perPage = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 0) / ESTIMATED_ROW));
-    const steps: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, PageDown: active + perPage, PageUp: active - perPage, Home: 0, End: count - 1 };
-    if (Object.hasOwn(steps, e.key)) {
-      e.preventDefault();
-      moveTo(steps[e.key]!);
-      return;
-    }
-    if (e.key === 'Enter') {
-      const row = paged.row(active);
-      if (!row) return;
-      e.preventDefault();
-      if (!e.shiftKey) onOpen(row, 'diff');
-      else if (row.kind !== 'removed') onOpen(row, 'edit');
-    }
+  function onEnter(row: DiffRow, e: KeyboardEvent<HTMLDivElement>) {
+    e.preventDefault();
+    if (!e.shiftKey) onOpen(row, 'diff');
+    else if (row.kind !== 'removed') onOpen(row, 'edit');
   }
 
-  const activate = useCallback((index: number) => {
-    setActive(index);
-    scroller.current?.focus({ preventScroll: true });
-  }, []);
-
-  const activeShown = items.some((v) => v.index === active) && paged.row(active) !== undefined;
   const status =
     paged.total === undefined
       ? 'Searching…'
@@ -141,40 +69,28 @@ export function DiffList({
           </Button>
         </div>
       )}
-      {paged.total === 0 ? (
-        <p className="dd-empty" data-testid="empty">
-          {emptyText}
-        </p>
-      ) : (
-        <div
-          ref={setScroller}
-          className="dd-list"
-          data-testid="diff-list"
-          role="listbox"
-          tabIndex={0}
-          aria-label="Changed examples"
-          aria-describedby="dd-keys"
-          aria-busy={paged.loading}
-          aria-activedescendant={activeShown ? `dd-row-${active}` : undefined}
-          onKeyDown={onKeyDown}
-        >
-          {/* Virtualisation's positions are the only inline styles: the list's full height and each row's offset. */}
-          <div className="dd-list-inner" style={{ height: virtualizer.getTotalSize() }}>
-            {items.map((item) => {
-              const row = paged.row(item.index);
-              return (
-                <div key={item.key} className="dd-slot" data-index={item.index} ref={virtualizer.measureElement} style={{ transform: `translateY(${item.start}px)` }}>
-                  {row ? (
-                    <DiffRowView row={row} index={item.index} total={count} active={item.index === active} onActivate={activate} onOpen={onOpen} />
-                  ) : (
-                    <PendingRow />
-                  )}
-                </div>
-              );
-            })}
-          </div>
-        </div>
-      )}
+      <VirtualList
+        paged={paged}
+        estimatedRow={ESTIMATED_ROW}
+        renderRow={(row, { index, total, active, onActivate }) => <DiffRowView row={row} index={index} total={total} active={active} onActivate={onActivate} onOpen={onOpen} />}
+        renderPending={() => <PendingRow />}
+        onEnter={onEnter}
+        empty={
+          <p className="dd-empty" data-testid="empty">
+            {emptyText}
+          </p>
+        }
+        listRef={listRef}
+        position={position}
+        onPosition={onPosition}
+        idPrefix="dd-row-"
+        className="dd-list"
+        innerClassName="dd-list-inner"
+        slotClassName="dd-slot"
+        data-testid="diff-list"
+        aria-label="Changed examples"
+        aria-describedby="dd-keys"
+      />
       <p id="dd-keys" className="dd-hint">
         ↑ ↓ move · Enter compares the two versions · Shift+Enter edits the example
       </p>

@@ -1,17 +1,30 @@
-// The rows of one query (kinds + search), asked of the host a page at a time as they scroll into view. One
-// request is in flight at a time: a request for rows that are no longer in view is cancelled by the next one
-// (useRequest's single slot), and unmounting (a new query) cancels it too.
+// The rows of one query, asked of the host a page at a time as they scroll into view: for any list whose host
+// answers "rows [offset, offset + limit) of N" (the dataset diff today; runs, annotations, experiments next).
+// One request is in flight at a time: a request for rows that are no longer in view is cancelled by the next one
+// (give it useRequest's single slot), and unmounting (a new query: key the list by it) cancels it too.
 import { useCallback, useReducer, useRef, useState } from 'react';
-import { DiffPage, PAGE_LIMIT_MAX, type DiffQuery, type DiffRow } from '../../../../src/protocol/datasetDiff';
-import { useRequest } from '../app';
+import type { Result } from '../rpc';
 
 /** Requests start and end on multiples of this, so neighbouring windows ask for the same pages. */
 export const PAGE = 50;
 
-export interface PagedRows {
+/** One answer of the host: some rows from `offset`, and how many the query has in all. */
+export interface Page<Row> {
+  offset: number;
+  total: number;
+  rows: readonly Row[];
+}
+
+/** How the list asks for rows: `run` starts a request (cancelling the one before), `pending` while it runs. */
+export interface PageRequest<Row> {
+  run(offset: number, limit: number): Promise<Result<Page<Row>>>;
+  pending: boolean;
+}
+
+export interface PagedRows<Row> {
   /** Rows matching the query; undefined until the host has said (a search). */
   total: number | undefined;
-  row(index: number): DiffRow | undefined;
+  row(index: number): Row | undefined;
   /** Asks for the rows of [first, last] that are not loaded yet. */
   ensure(first: number, last: number): void;
   loading: boolean;
@@ -21,9 +34,12 @@ export interface PagedRows {
   version: number;
 }
 
-export function usePagedRows(query: DiffQuery, knownTotal: number | undefined): PagedRows {
-  const page = useRequest(DiffPage);
-  const rows = useRef<(DiffRow | undefined)[]>([]);
+/**
+ * `knownTotal`: the number of rows when the caller knows it already, else the first page tells it. `limitMax`:
+ * the most rows the host gives in one answer.
+ */
+export function usePagedRows<Row>(page: PageRequest<Row>, knownTotal: number | undefined, limitMax: number): PagedRows<Row> {
+  const rows = useRef<(Row | undefined)[]>([]);
   const inFlight = useRef<{ start: number; end: number }>();
   const [total, setTotal] = useState(knownTotal);
   const [error, setError] = useState<string>();
@@ -45,10 +61,10 @@ export function usePagedRows(query: DiffQuery, knownTotal: number | undefined): 
       const wanted = inFlight.current;
       if (wanted && wanted.start <= b && wanted.end >= a) return;
       const offset = Math.floor(a / PAGE) * PAGE;
-      const limit = Math.min(Math.ceil((b + 1) / PAGE) * PAGE, offset + PAGE_LIMIT_MAX) - offset;
+      const limit = Math.min(Math.ceil((b + 1) / PAGE) * PAGE, offset + limitMax) - offset;
       const mine = { start: offset, end: offset + limit - 1 };
       inFlight.current = mine;
-      void run({ ...query, offset, limit }).then((result) => {
+      void run(offset, limit).then((result) => {
         if (inFlight.current === mine) inFlight.current = undefined;
         if (!result.ok) {
           if (result.error.code !== 'cancelled') setError(result.error.message);
@@ -60,7 +76,7 @@ export function usePagedRows(query: DiffQuery, knownTotal: number | undefined): 
         bump();
       });
     },
-    [error, total, run, query],
+    [error, total, run, limitMax],
   );
 
   const row = useCallback((index: number) => rows.current[index], []);
