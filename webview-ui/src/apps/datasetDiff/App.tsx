@@ -2,13 +2,12 @@
 // examples that changed. Filters and search are kept in the webview's state (they survive a reload); the rows
 // are always asked of the host again.
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { DIFF_KINDS, OpenExample, OpenInLangSmith, type DatasetDiffState, type DiffKind, type DiffRow } from '../../../../src/protocol/datasetDiff';
+import { DIFF_KINDS, OpenExample, OpenInLangSmith, type DatasetDiffState, type DiffKind, type DiffRow, type OpenHow } from '../../../../src/protocol/datasetDiff';
 import { useAppState, useDraft, useRequest } from '../../common/app';
 import { Banner, TextButton, TextField, ToggleButton } from '../../common/components';
 import type { ListPosition } from '../../common/list/VirtualList';
 import { DiffList } from './DiffList';
 import { KIND_LABEL } from './DiffRowView';
-import type { OpenHow } from './types';
 
 const SEARCH_DELAY_MS = 250;
 

@@ -2,13 +2,12 @@
 // (common/list), whose rows are DiffRowViews. The rows come from the host a page at a time as they scroll in.
 // Enter compares the active row, Shift+Enter edits it.
 import { useCallback, type KeyboardEvent, type MutableRefObject } from 'react';
-import { DiffPage, PAGE_LIMIT_MAX, type DiffQuery, type DiffRow } from '../../../../src/protocol/datasetDiff';
+import { DiffPage, PAGE_LIMIT_MAX, type DiffQuery, type DiffRow, type OpenHow } from '../../../../src/protocol/datasetDiff';
 import { useRequest } from '../../common/app';
 import { Banner, Button, ProgressRing } from '../../common/components';
 import { usePagedRows } from '../../common/hooks/usePagedRows';
 import { VirtualList, type ListPosition } from '../../common/list/VirtualList';
 import { DiffRowView, PendingRow } from './DiffRowView';
-import type { OpenHow } from './types';
 
 /** A row's height before it is measured (a pending row's height: see .dd-pending). */
 const ESTIMATED_ROW = 96;

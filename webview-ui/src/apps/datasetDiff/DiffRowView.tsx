@@ -1,9 +1,8 @@
 // One changed example: its kind, a preview of its inputs, the values that changed (before and after, shortened
 // by the stylesheet to a few lines each) and its actions. Server text is rendered as text, never as HTML.
 import { memo, type MouseEvent } from 'react';
-import type { DiffKind, DiffRow, FieldChange } from '../../../../src/protocol/datasetDiff';
+import type { DiffKind, DiffRow, FieldChange, OpenHow } from '../../../../src/protocol/datasetDiff';
 import { TextButton } from '../../common/components';
-import type { OpenHow } from './types';
 
 export const KIND_LABEL: Record<DiffKind, string> = { added: 'Added', removed: 'Removed', modified: 'Modified' };
 
