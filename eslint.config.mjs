@@ -3,6 +3,7 @@
 // and the habits the team keeps: no floating promises in the extension host, no `any` in product code, no HTML
 // from strings in the webviews.
 import js from '@eslint/js';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /** Host rooms of src/ that the client and the protocol never reach. */
@@ -124,6 +125,20 @@ export default tseslint.config(
   {
     files: ['webview-ui/src/common/vscode.ts'],
     rules: { 'no-restricted-syntax': 'off' },
+  },
+
+  // No import cycles in product code: a module is loaded after everything it imports, so each room can be
+  // understood, bundled lazily and tested from the bottom up. Static and dynamic `import()` both count; type-only
+  // imports vanish at build time and are left to review.
+  {
+    files: ['src/**/*.ts', 'webview-ui/src/**/*.{ts,tsx}', 'server/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
 
   // Tests and scripts may use what the product may not (fakes, Node globals in pages).

@@ -2,6 +2,7 @@
 // in each room, through ESLint's own API with the project's config, and see it refused — and the allowed
 // imports pass. (`npm test`'s lint layer runs the same config over the whole tree.)
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 
@@ -78,5 +79,51 @@ describe('lint: the doors of the architecture', function () {
 
   it('product code has no `any`', async () => {
     await refused('webview-ui/src/apps/door/page.ts', 'export const x: any = 1;\n', /no-explicit-any/);
+  });
+
+  describe('import cycles', () => {
+    /** Writes `files` into a scratch folder of `room` (a cycle needs real files on both ends), lints them, removes them. */
+    async function cycleErrors(room: string, files: Record<string, string>): Promise<string[]> {
+      const dir = fs.mkdtempSync(path.join(root, room, 'cycle-door-'));
+      try {
+        for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+        const results = await eslint.lintFiles([dir]);
+        return results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'import-x/no-cycle').map((m) => `${path.basename(r.filePath)}: ${m.message}`));
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }
+
+    it('refuses a cycle in the host, through a static or a lazy import', async () => {
+      const found = await cycleErrors('src/common', {
+        'a.ts': "import { b } from './b';\nexport const a = (): number => b() + 1;\n",
+        'b.ts': "export const b = (): number => 1;\nexport const later = () => import('./c');\n",
+        'c.ts': "import { a } from './a';\nexport const c = a;\n",
+      });
+      assert.ok(found.some((e) => /^a\.ts: Dependency cycle/.test(e)), `a → b → c → a should be refused; ESLint said: ${found.join(' | ') || 'nothing'}`);
+      assert.ok(found.some((e) => /^c\.ts: Dependency cycle/.test(e)), `the lazy import closing the cycle should be refused too; ESLint said: ${found.join(' | ')}`);
+    });
+
+    it('refuses a cycle between two webview components and the server’s modules', async () => {
+      const ui = await cycleErrors('webview-ui/src/common', {
+        'List.tsx': "import { Row } from './Row';\nexport const List = () => <Row />;\nexport const gap = 2;\n",
+        'Row.tsx': "import { gap } from './List';\nexport const Row = () => <div>{gap}</div>;\n",
+      });
+      assert.equal(ui.length, 2, `both ends of List ↔ Row should be refused; ESLint said: ${ui.join(' | ') || 'nothing'}`);
+      const server = await cycleErrors('server', {
+        'a.ts': "import { b } from './b';\nexport const a = 1 + b;\n",
+        'b.ts': "import { a } from './a';\nexport const b = 1;\nexport const c = () => a;\n",
+      });
+      assert.equal(server.length, 2, `server a ↔ b should be refused; ESLint said: ${server.join(' | ') || 'nothing'}`);
+    });
+
+    it('allows the same modules once the shared piece has a home of its own', async () => {
+      const found = await cycleErrors('webview-ui/src/common', {
+        'gap.ts': 'export const gap = 2;\n',
+        'List.tsx': "import { Row } from './Row';\nexport const List = () => <Row />;\n",
+        'Row.tsx': "import { gap } from './gap';\nexport const Row = () => <div>{gap}</div>;\n",
+      });
+      assert.deepEqual(found, []);
+    });
   });
 });
