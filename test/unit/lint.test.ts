@@ -81,6 +81,11 @@ describe('lint: the doors of the architecture', function () {
     await refused('webview-ui/src/apps/door/page.ts', 'export const x: any = 1;\n', /no-explicit-any/);
   });
 
+  it('webviews/ never reaches up into commands/', async () => {
+    await refused('src/webviews/html.ts', "import { registerCommand } from '../commands/registerCommand';\nexport const x = registerCommand;\n", /webviews\/ sit below commands/);
+    await allowed('src/webviews/html.ts', "import { Commands } from '../constants';\nexport const x = Commands;\n");
+  });
+
   describe('import cycles', () => {
     /** Writes `files` into a scratch folder of `room` (a cycle needs real files on both ends), lints them, removes them. */
     async function cycleErrors(room: string, files: Record<string, string>): Promise<string[]> {
