@@ -21,7 +21,9 @@ import {
 } from '../../protocol/promptCommit';
 import { RequestError } from '../../protocol/router';
 import { promptCommitUri, showDocument } from '../../views/documents';
-import type { PanelApp } from '../panels';
+import type { ParamsOf, ResultOf } from '../../protocol/messages';
+import type { PanelApp, PanelContext, PanelController, PanelServices } from '../panels';
+import type { WebviewHost } from '../webviewHost';
 
 function fileUri(key: PromptCommitKey): vscode.Uri | undefined {
   return editablePromptFileUri(key.uri);
@@ -79,105 +81,124 @@ export const promptCommitApp: PanelApp<PromptCommitKey, typeof PromptCommitReady
   keyId: (key) => key.uri,
   title: (key) => vscode.l10n.t('Push · {0}', path.posix.basename(fileUri(key)?.path ?? 'prompt')),
 
-  open({ host, key, services }) {
-    const uri = fileUri(key)!;
-    let remote: RemotePrompt | null = null;
-    let remoteError: string | null = null;
-    let remoteFor: string | null = null;
-    const clients = services.clients;
+  open(context) {
+    const panel = new PromptCommitPanel(context);
+    const { router } = context.host;
+    router.onRequest(PushPrompt, (params, { signal }) => panel.push(params, signal));
+    router.onRequest(ShowDiff, () => panel.showDiff());
+    router.onRequest(OpenCommit, ({ hash }) => panel.openCommit(hash));
+    router.onRequest(RevealFile, ({ line, column }) => panel.revealFile(line, column));
+    return panel;
+  },
+};
 
-    async function readRemote(identifier: string, signal: AbortSignal): Promise<void> {
-      const format = await promptFormat();
-      try {
-        remote = await clients.call((c) => format.readRemote(c, identifier, signal));
-        remoteError = null;
-      } catch (e) {
-        if (signal.aborted) throw e;
-        remote = null;
-        remoteError = e instanceof Error ? e.message : String(e);
-      }
-      remoteFor = identifier;
-    }
+/** One prompt commit panel: the file it pushes, the prompt on LangSmith as last read, the file followed while edited. */
+class PromptCommitPanel implements PanelController<PromptCommitState> {
+  private readonly host: WebviewHost;
+  private readonly services: PanelServices;
+  private readonly uri: vscode.Uri;
+  private remote: RemotePrompt | null = null;
+  private remoteError: string | null = null;
+  private remoteFor: string | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly subscriptions: vscode.Disposable[];
 
-    /** The state; the remote prompt is read again when asked or when the file now names another prompt. */
-    async function state(signal: AbortSignal, refetch = true): Promise<PromptCommitState> {
-      const doc = await vscode.workspace.openTextDocument(uri);
-      const parsed = await parsePromptDocument(doc);
-      const local = localInfo(doc, parsed);
-      if (local.identifier && (refetch || remoteFor !== local.identifier)) await readRemote(local.identifier, signal);
-      const current = local.identifier && remoteFor === local.identifier ? remote : null;
-      const format = await promptFormat();
-      const changes = parsed.file && current && !current.target.refusal ? format.changesBetween(current, parsed.file) : [];
-      return { local, remote: current ? remoteInfo(current) : null, remoteError: local.identifier ? remoteError : null, changes };
-    }
-
+  constructor({ host, key, services }: PanelContext<PromptCommitKey>) {
+    this.host = host;
+    this.services = services;
+    this.uri = fileUri(key)!;
     // Follow the file while it is edited.
-    let timer: NodeJS.Timeout | undefined;
     const follow = (doc: vscode.TextDocument) => {
-      if (doc.uri.toString() !== uri.toString()) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        state(host.signal, false).then(
-          (s) => host.notify(PromptCommitChanged, s),
-          (e: unknown) => services.log.warn(`Prompt commit panel: ${e instanceof Error ? e.message : String(e)}`),
+      if (doc.uri.toString() !== this.uri.toString()) return;
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => {
+        this.read(this.host.signal, false).then(
+          (s) => this.host.notify(PromptCommitChanged, s),
+          (e: unknown) => this.services.log.warn(`Prompt commit panel: ${e instanceof Error ? e.message : String(e)}`),
         );
       }, 250);
     };
-    const subscriptions = [
-      vscode.workspace.onDidChangeTextDocument((e) => follow(e.document)),
-      vscode.workspace.onDidSaveTextDocument(follow),
-    ];
+    this.subscriptions = [vscode.workspace.onDidChangeTextDocument((e) => follow(e.document)), vscode.workspace.onDidSaveTextDocument(follow)];
+  }
 
-    host.router.onRequest(PushPrompt, async ({ parent, description, tags, create }, { signal }) => {
-      const doc = await vscode.workspace.openTextDocument(uri);
-      const parsed = await parsePromptDocument(doc);
-      if (!parsed.file) {
-        const first = parsed.problems.find((p) => p.severity === 'error');
-        throw new RequestError(
-          'invalidParams',
-          first
-            ? vscode.l10n.t('Fix the problems in {0} first: {1}. Nothing was pushed.', path.posix.basename(uri.path), first.message)
-            : vscode.l10n.t('Fix the problems in {0} first. Nothing was pushed.', path.posix.basename(uri.path)),
-        );
-      }
-      const format = await promptFormat();
-      const outcome = await clients.call((c) => format.pushPromptFile(c, parsed.file!, { expectedParent: parent, description, commitTags: tags, create: create ?? undefined, signal }));
-      const next = await state(signal, true);
-      if (outcome.status === 'stale') return { status: 'stale' as const, state: next };
-      const target = remote?.target;
-      if (target) services.views.changed({ kind: 'prompt', name: target.name, handle: target.handle });
-      if (outcome.status === 'nothingToCommit') {
-        services.log.info(`Push of ${uri.fsPath || uri.path}: nothing to commit${outcome.updated.length ? `; updated ${outcome.updated.join(', ')}` : ''}.`);
-        return { status: 'nothingToCommit' as const, hash: outcome.commitHash, updated: outcome.updated, tags: outcome.tags, state: next };
-      }
-      services.log.info(`Pushed ${uri.fsPath || uri.path} as commit ${outcome.commitHash} of ${parsed.file.identifier}${outcome.created ? ' (new prompt)' : ''}.`);
-      return { status: 'pushed' as const, hash: outcome.commitHash, created: outcome.created, updated: outcome.updated, tags: outcome.tags, state: next };
-    });
+  private async readRemote(identifier: string, signal: AbortSignal): Promise<void> {
+    const format = await promptFormat();
+    try {
+      this.remote = await this.services.clients.call((c) => format.readRemote(c, identifier, signal));
+      this.remoteError = null;
+    } catch (e) {
+      if (signal.aborted) throw e;
+      this.remote = null;
+      this.remoteError = e instanceof Error ? e.message : String(e);
+    }
+    this.remoteFor = identifier;
+  }
 
-    host.router.onRequest(ShowDiff, async () => {
-      await vscode.commands.executeCommand(Commands.compareWithRemote, uri, 'latest');
-      return {};
-    });
+  /** The whole state, the prompt on LangSmith read again (every ready request). */
+  state(signal: AbortSignal): Promise<PromptCommitState> {
+    return this.read(signal, true);
+  }
 
-    host.router.onRequest(OpenCommit, async ({ hash }) => {
-      if (!/^[0-9a-f]{6,64}$/i.test(hash) || !remote) throw new RequestError('invalidParams', vscode.l10n.t('Unknown commit.'));
-      await showDocument(promptCommitUri({ identifier: remote.target.identifier, commit: hash }));
-      return {};
-    });
+  /** The state; the remote prompt is read again when asked or when the file now names another prompt. */
+  private async read(signal: AbortSignal, refetch: boolean): Promise<PromptCommitState> {
+    const doc = await vscode.workspace.openTextDocument(this.uri);
+    const parsed = await parsePromptDocument(doc);
+    const local = localInfo(doc, parsed);
+    if (local.identifier && (refetch || this.remoteFor !== local.identifier)) await this.readRemote(local.identifier, signal);
+    const current = local.identifier && this.remoteFor === local.identifier ? this.remote : null;
+    const format = await promptFormat();
+    const changes = parsed.file && current && !current.target.refusal ? format.changesBetween(current, parsed.file) : [];
+    return { local, remote: current ? remoteInfo(current) : null, remoteError: local.identifier ? this.remoteError : null, changes };
+  }
 
-    host.router.onRequest(RevealFile, async ({ line, column }) => {
-      const doc = await vscode.workspace.openTextDocument(uri);
-      const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), Math.max(0, (column ?? 1) - 1));
-      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(pos, pos) });
-      return {};
-    });
+  async push({ parent, description, tags, create }: ParamsOf<typeof PushPrompt>, signal: AbortSignal): Promise<ResultOf<typeof PushPrompt>> {
+    const uri = this.uri;
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const parsed = await parsePromptDocument(doc);
+    if (!parsed.file) {
+      const first = parsed.problems.find((p) => p.severity === 'error');
+      throw new RequestError(
+        'invalidParams',
+        first
+          ? vscode.l10n.t('Fix the problems in {0} first: {1}. Nothing was pushed.', path.posix.basename(uri.path), first.message)
+          : vscode.l10n.t('Fix the problems in {0} first. Nothing was pushed.', path.posix.basename(uri.path)),
+      );
+    }
+    const file = parsed.file;
+    const format = await promptFormat();
+    const outcome = await this.services.clients.call((c) => format.pushPromptFile(c, file, { expectedParent: parent, description, commitTags: tags, create: create ?? undefined, signal }));
+    const next = await this.read(signal, true);
+    if (outcome.status === 'stale') return { status: 'stale' as const, state: next };
+    const target = this.remote?.target;
+    if (target) this.services.views.changed({ kind: 'prompt', name: target.name, handle: target.handle });
+    if (outcome.status === 'nothingToCommit') {
+      this.services.log.info(`Push of ${uri.fsPath || uri.path}: nothing to commit${outcome.updated.length ? `; updated ${outcome.updated.join(', ')}` : ''}.`);
+      return { status: 'nothingToCommit' as const, hash: outcome.commitHash, updated: outcome.updated, tags: outcome.tags, state: next };
+    }
+    this.services.log.info(`Pushed ${uri.fsPath || uri.path} as commit ${outcome.commitHash} of ${file.identifier}${outcome.created ? ' (new prompt)' : ''}.`);
+    return { status: 'pushed' as const, hash: outcome.commitHash, created: outcome.created, updated: outcome.updated, tags: outcome.tags, state: next };
+  }
 
-    return {
-      state: (signal) => state(signal, true),
-      dispose() {
-        clearTimeout(timer);
-        for (const s of subscriptions) s.dispose();
-      },
-    };
-  },
-};
+  async showDiff(): Promise<Record<string, never>> {
+    await vscode.commands.executeCommand(Commands.compareWithRemote, this.uri, 'latest');
+    return {};
+  }
+
+  async openCommit(hash: string): Promise<Record<string, never>> {
+    if (!/^[0-9a-f]{6,64}$/i.test(hash) || !this.remote) throw new RequestError('invalidParams', vscode.l10n.t('Unknown commit.'));
+    await showDocument(promptCommitUri({ identifier: this.remote.target.identifier, commit: hash }));
+    return {};
+  }
+
+  async revealFile(line: number | null | undefined, column: number | null | undefined): Promise<Record<string, never>> {
+    const doc = await vscode.workspace.openTextDocument(this.uri);
+    const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), Math.max(0, (column ?? 1) - 1));
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(pos, pos) });
+    return {};
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const s of this.subscriptions) s.dispose();
+  }
+}
