@@ -105,3 +105,11 @@ export function rowsFor(text: string, min = 2, max = 12): number {
 }
 
 export const shortId = (id: string) => id.slice(0, 8);
+
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * A record's own entry: variable names come from the prompt, and one named `constructor` or `__proto__` must not
+ * find what every object inherits.
+ */
+export const own = <T,>(record: Record<string, T>, name: string): T | undefined => (Object.hasOwn(record, name) ? record[name] : undefined);
