@@ -17,6 +17,8 @@ import { ProjectsResource } from './resources/projects';
 import { PromptsResource } from './resources/prompts';
 import { PublicResource } from './resources/public';
 import { RunsResource } from './resources/runs';
+import { ThreadsResource } from './resources/threads';
+import { TracesResource } from './resources/traces';
 import type { ServerInfo, TenantSettings } from './schemas';
 import { Tracer, type TracerOptions } from './tracing';
 
@@ -37,6 +39,10 @@ export class LangSmithClient {
   readonly http: HttpClient;
   readonly projects: ProjectsResource;
   readonly runs: RunsResource;
+  /** A trace's runs for its tree, and search within it. */
+  readonly traces: TracesResource;
+  /** A project's conversations: threads, their turns and figures. */
+  readonly threads: ThreadsResource;
   readonly datasets: DatasetsResource;
   readonly examples: ExamplesResource;
   readonly feedback: FeedbackResource;
@@ -57,6 +63,8 @@ export class LangSmithClient {
     this.datasets = new DatasetsResource(this.ctx);
     this.examples = new ExamplesResource(this.ctx, this.datasets);
     this.runs = new RunsResource(this.ctx, this.projects);
+    this.traces = new TracesResource(this.ctx);
+    this.threads = new ThreadsResource(this.ctx);
     this.feedback = new FeedbackResource(this.ctx);
     this.annotationQueues = new AnnotationQueuesResource(this.ctx);
     this.comparativeExperiments = new ComparativeExperimentsResource(this.ctx, this.projects);
@@ -119,3 +127,14 @@ export { ANNOTATION_QUEUE_MAX_PAGE } from './resources/annotationQueues';
 export { RunTree, Tracer, type RunInit, type RunEnd, type TracerOptions } from './tracing';
 export * from './runnables';
 export type { ExampleCreate, ExampleUpdate, AttachmentData } from './resources/examples';
+export { TRACE_V1_PAGE_SIZE, searchFilter, type TraceRuns, type TraceReadOptions } from './resources/traces';
+export {
+  THREADS_V2_MIN_VERSION,
+  THREAD_METADATA_KEYS,
+  THREAD_TURNS_DEFAULT_LIMIT,
+  type ThreadSummary,
+  type ThreadTurn,
+  type ThreadStats,
+  type ThreadListOptions,
+  type ThreadReadOptions,
+} from './resources/threads';

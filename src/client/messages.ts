@@ -32,6 +32,9 @@ export const MSG = {
   sessionIdRequired: 'A history-wrapped chain requires a sessionId: pass it as configurable.sessionId in the call\'s config.',
   projectNotFound: (id: string | undefined, name: string | undefined) => `Project[id=${id}, name=${name}] not found`,
   datasetNotFound: (id: string | undefined, name: string | undefined) => `Dataset[id=${id}, name=${name}] not found`,
+  traceNotFound: (traceId: string, projectId?: string) =>
+    projectId === undefined ? `Trace ${traceId} not found` : `Trace ${traceId} not found in project ${projectId}`,
+  threadNotFound: (threadId: string, projectId: string) => `Thread ${threadId} not found in project ${projectId}`,
   multipartUnsupported:
     'Your LangSmith deployment does not allow using the multipart examples endpoint, please upgrade your deployment to the latest version.',
   invalidShareResponse: 'Invalid response from server',

@@ -13,6 +13,8 @@ const record = z.custom<Record<string, unknown>>((v) => v !== null && typeof v =
 });
 const recordish = record.nullish();
 const uuid = z.string();
+/** A cost in USD: a number on v2, a number or a decimal string on v1. */
+const cost = z.union([z.number(), z.string()]).nullish();
 
 export const ProjectSchema = z.looseObject({
   id: uuid,
@@ -285,6 +287,14 @@ export const RunV2Schema = z.looseObject({
   total_tokens: num,
   prompt_tokens: num,
   completion_tokens: num,
+  total_cost: cost,
+  prompt_cost: cost,
+  completion_cost: cost,
+  first_token_time: str,
+  error_preview: str,
+  thread_id: str,
+  /** Attachment name → pre-signed URL. */
+  attachments: recordish,
 });
 export type RunV2 = z.infer<typeof RunV2Schema>;
 
@@ -428,3 +438,115 @@ export const SettingsSchema = z.looseObject({
 export type TenantSettings = z.infer<typeof SettingsSchema>;
 
 export const QueueSizeSchema = z.looseObject({ size: z.number() });
+
+/** GET /api/v2/traces/{trace_id}/runs: every run of the trace, in one answer (not paged). */
+export const TraceRunsV2ResponseSchema = z.looseObject({ items: z.array(RunV2Schema) });
+
+/**
+ * A run of a trace with what its tree shows, the same whichever API answered (see `client.traces.runs`):
+ * lower-case run_type and status, the parent, the tokens and costs (numbers), an error preview.
+ */
+export interface TraceRun extends Run {
+  id: string;
+  name?: string;
+  run_type?: string;
+  status: string | null;
+  start_time: string | null;
+  end_time: string | null;
+  parent_run_id: string | null;
+  dotted_order: string | null;
+  trace_id: string | null;
+  session_id: string | null;
+  total_tokens: number | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_cost: number | null;
+  prompt_cost: number | null;
+  completion_cost: number | null;
+  first_token_time: string | null;
+  /** The error cut to a preview (v2's ERROR_PREVIEW; v1's error cut the same way), null without one. */
+  error_preview: string | null;
+  /** The conversation the run belongs to (metadata thread_id, session_id or conversation_id), when known. */
+  thread_id: string | null;
+}
+
+/** POST /api/v2/threads/query: one summary per thread, most recently active first. */
+export const ThreadSummaryWireSchema = z.looseObject({
+  thread_id: z.string(),
+  count: num,
+  min_start_time: str,
+  max_start_time: str,
+  start_time: str,
+  first_trace_id: str,
+  last_trace_id: str,
+  trace_id: str,
+  num_errored_turns: num,
+  first_inputs: str,
+  last_outputs: str,
+  last_error: str,
+  latency_p50: num,
+  latency_p99: num,
+  total_tokens: num,
+  total_cost: cost,
+  feedback_stats: recordish,
+});
+export type ThreadSummaryWire = z.infer<typeof ThreadSummaryWireSchema>;
+export const ThreadsQueryResponseSchema = z.looseObject({
+  items: z.array(ThreadSummaryWireSchema),
+  has_more: bool,
+  next_cursor: str,
+});
+
+/** GET /api/v2/threads/{thread_id}/traces: a page of the thread's traces (turns), oldest first. */
+export const ThreadTraceWireSchema = z.looseObject({
+  trace_id: z.string(),
+  thread_id: str,
+  name: str,
+  start_time: str,
+  end_time: str,
+  latency: num,
+  first_token_time: str,
+  prompt_tokens: num,
+  completion_tokens: num,
+  total_tokens: num,
+  prompt_cost: cost,
+  completion_cost: cost,
+  total_cost: cost,
+  inputs_preview: str,
+  outputs_preview: str,
+  error_preview: str,
+});
+export type ThreadTraceWire = z.infer<typeof ThreadTraceWireSchema>;
+export const ThreadTracesResponseSchema = z.looseObject({
+  items: z.array(ThreadTraceWireSchema),
+  has_more: bool,
+  next_cursor: str,
+});
+
+/** GET /api/v2/threads/{thread_id}/stats: the selected figures of one thread. */
+export const ThreadStatsWireSchema = z.looseObject({
+  turns: num,
+  first_start_time: str,
+  last_start_time: str,
+  last_end_time: str,
+  latency_p50_seconds: num,
+  latency_p99_seconds: num,
+  prompt_tokens: num,
+  completion_tokens: num,
+  total_tokens: num,
+  prompt_cost: cost,
+  completion_cost: cost,
+  total_cost: cost,
+  feedback_stats: recordish,
+});
+export type ThreadStatsWire = z.infer<typeof ThreadStatsWireSchema>;
+
+/** A number from a cost or count that may come as a decimal string (v1) or not at all. */
+export function numberOrNull(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (typeof v === 'string' && v.trim() !== '') {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}

@@ -57,7 +57,7 @@ const V2_RUN_TYPES = new Set(['TOOL', 'CHAIN', 'LLM', 'RETRIEVER', 'EMBEDDING', 
  * v2 looks back one day unless told otherwise; v1 has no such window. Without a start bound from the caller
  * the query starts here, so that both find the same runs.
  */
-const V2_EARLIEST_START = '1970-01-01T00:00:00.000Z';
+export const V2_EARLIEST_START = '1970-01-01T00:00:00.000Z';
 
 /** The v2 selects for these v1 fields, or undefined when one of them has no v2 counterpart (v1 must answer). */
 function v2Selects(fields: readonly string[]): string[] | undefined {
