@@ -12,6 +12,11 @@ export class PublicResource {
     return parsePublicToken(tokenOrUrl, 'dataset');
   }
 
+  /** The share token in a public trace link or token; `Invalid public run URL or token: …` otherwise. */
+  parseRunToken(tokenOrUrl: string): string {
+    return parsePublicToken(tokenOrUrl, 'run');
+  }
+
   async readDataset(tokenOrUrl: string, o: { signal?: AbortSignal } = {}): Promise<Dataset> {
     const token = parsePublicToken(tokenOrUrl, 'dataset');
     return this.ctx.http.request({ path: `/public/${token}/datasets`, action: 'read shared dataset', schema: DatasetSchema, signal: o.signal });
