@@ -17,8 +17,10 @@ import {
   parsePromptText,
   promptFileKind,
   promptFileName,
+  promptFileFromRun,
   promptNamedBy,
   rewritePromptFile,
+  runChatMessages,
   scanTemplate,
   toManifest,
   writePromptFile,
@@ -826,5 +828,46 @@ describe('prompt-file names', () => {
     const manifest = JSON.stringify(toManifest({ templateFormat: 'f-string', body: { kind: 'string', template: 'Hi {name}' } }));
     const parsed = parsePromptText(manifest, '/w/greeting.prompt.json');
     assert.equal(promptNamedBy(parsed, manifest), 'greeting');
+  });
+});
+
+describe('an llm run as a prompt file (Open Run in Playground)', () => {
+  it('reads OpenAI messages, with text parts, and skips tool results', () => {
+    const inputs = {
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: [{ type: 'text', text: 'Weather in {city}?' }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }] },
+        { role: 'assistant', content: 'Checking.', tool_calls: [] },
+        { role: 'tool', content: '{"temp": 21}', tool_call_id: 'c1' },
+      ],
+    };
+    assert.deepEqual(runChatMessages(inputs), [
+      { role: 'system', text: 'You are terse.' },
+      { role: 'human', text: 'Weather in {city}?' },
+      { role: 'ai', text: 'Checking.' },
+    ]);
+  });
+
+  it('reads LangChain’s serialized and dict messages, nested as llm runs have them', () => {
+    const inputs = {
+      messages: [[
+        { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', 'SystemMessage'], kwargs: { content: 'Be kind.' } },
+        { type: 'human', data: { content: 'Hello' } },
+      ]],
+    };
+    assert.deepEqual(runChatMessages(inputs), [{ role: 'system', text: 'Be kind.' }, { role: 'human', text: 'Hello' }]);
+    assert.deepEqual(runChatMessages({ prompts: ['Complete this'] }), [{ role: 'human', text: 'Complete this' }]);
+    assert.deepEqual(runChatMessages({ question: 'no messages' }), []);
+  });
+
+  it('writes a chat prompt file that parses back to the same messages, with the run’s model', () => {
+    const file = promptFileFromRun({ messages: [{ role: 'system', content: 'S' }, { role: 'user', content: 'U' }] }, { name: 'gpt-4o-mini', settings: { temperature: 0.2 } });
+    assert.ok(file);
+    const text = writePromptFile(file);
+    const parsed = parsePromptFile(text);
+    assert.deepEqual(parsed.problems.filter((p) => p.severity === 'error'), []);
+    assert.equal(parsed.file?.body.kind, 'chat');
+    assert.match(text, /gpt-4o-mini/);
+    assert.equal(promptFileFromRun({ nothing: true }), undefined);
   });
 });

@@ -11,5 +11,6 @@ export * from './write';
 export * from './fileNames';
 export * from './sync';
 export * from './prompty';
+export * from './fromRun';
 export { TEMPLATE_FORMATS } from '../../client/templates/format';
 export type { LcNode } from '../../client/templates/manifest';
