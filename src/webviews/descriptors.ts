@@ -9,5 +9,6 @@ export const Panels = {
   exampleEditor: definePanel({ app: 'exampleEditor', instances: 'perKey', load: () => import('./exampleEditor/exampleEditorPanel').then((m) => m.exampleEditorApp) }),
   datasetDiff: definePanel({ app: 'datasetDiff', instances: 'perKey', load: () => import('./datasetDiff/datasetDiffPanel').then((m) => m.datasetDiffApp) }),
   promptCommit: definePanel({ app: 'promptCommit', instances: 'perKey', load: () => import('./promptCommit/promptCommitPanel').then((m) => m.promptCommitApp) }),
+  trace: definePanel({ app: 'trace', instances: 'perKey', load: () => import('./trace/tracePanel').then((m) => m.traceApp) }),
   playground: definePanel({ app: 'playground', instances: 'perKey', load: () => import('./playground/playgroundPanel').then((m) => m.playgroundApp) }),
 };

@@ -12,7 +12,7 @@ export function createNonce(): string {
 
 /**
  * The page of one webview app under a strict CSP: scripts and styles only from the extension's webview folder
- * or with this load's nonce, no network access. The toolkit reads the nonce from the csp-nonce meta tag for the
+ * or with this load's nonce, no network access but images. The toolkit reads the nonce from the csp-nonce meta tag for the
  * one style element it injects, so no 'unsafe-inline' is needed.
  */
 export function renderWebviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, app: string, title: string, hasCss: boolean): string {
@@ -24,7 +24,9 @@ export function renderWebviewHtml(webview: vscode.Webview, extensionUri: vscode.
     "default-src 'none'",
     `script-src 'nonce-${nonce}' ${webview.cspSource}`,
     `style-src 'nonce-${nonce}' ${webview.cspSource}`,
-    `img-src ${webview.cspSource} https: data:`,
+    // Images from https, and from a LangSmith on this machine (the local server's attachment links are http on
+    // the loopback): the trace viewer shows a run's images from their links, never inlined.
+    `img-src ${webview.cspSource} https: data: http://127.0.0.1:* http://localhost:*`,
     `font-src ${webview.cspSource}`,
     "connect-src 'none'",
     "base-uri 'none'",

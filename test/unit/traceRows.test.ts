@@ -123,9 +123,16 @@ describe('trace rows: runs as the tree and the header show them', () => {
   });
 
   it('makes a thread turn with small payload previews', () => {
-    const turn = toTurn({ ...root, inputs: { messages: [{ role: 'user', content: 'q'.repeat(50_000) }] }, outputs: { answer: 'a' } } as Run);
+    const turn = toTurn({
+      trace_id: ROOT, root_run_id: ROOT, name: 'Turn', status: 'error', start_time: '2026-11-27T10:00:00Z', end_time: '2026-11-27T10:00:01Z', latency: 1,
+      first_token_time: null, prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, prompt_cost: null, completion_cost: null, total_cost: null,
+      error_preview: 'ValueError: bad\n  at x', inputs: { messages: [{ role: 'user', content: 'q'.repeat(50_000) }] }, outputs: { answer: 'a' },
+    });
     assert.equal(turn.traceId, ROOT);
     assert.equal(turn.inputs?.cuts.length, 1);
+    assert.equal(turn.cost, null);
+    assert.equal(turn.errorPreview, 'ValueError: bad');
+    assert.deepEqual(turn.tokens, { prompt: 10, completion: 5, total: 15 });
     assert.ok(JSON.stringify(turn).length < 10_000);
   });
 });

@@ -1,6 +1,7 @@
 // Runs as the trace viewer's page receives them: a row per run for the tree, the trace's header from its root,
 // a thread's turns. Plain functions over the client's run shape (v1's, which the v2 reads are turned into).
 import type { Run } from '../../client';
+import type { ThreadStats, ThreadTurn as ClientThreadTurn } from '../../client/resources/threads';
 import type { Cost, ProjectRef, RunRow, RunStatus, ThreadTurn, Tokens, TraceHeader } from '../../protocol/trace';
 import { cutPayload } from './payload';
 
@@ -170,21 +171,34 @@ export function headerOf(
   };
 }
 
-/** A thread's turn from its trace's root run (with its inputs and outputs). */
-export function toTurn(root: Run): ThreadTurn {
-  const row = toRow(root);
+/** A thread's turn (a trace, with its root run's payloads) as the page shows it. */
+export function toTurn(t: ClientThreadTurn): ThreadTurn {
+  const failed = t.status === 'error';
   return {
-    traceId: typeof root.trace_id === 'string' && root.trace_id ? root.trace_id : root.id,
-    rootRunId: root.id,
-    name: row.name,
-    status: row.status,
-    start: row.start,
-    end: row.end,
-    tokens: row.tokens,
-    cost: row.cost,
-    inputs: root.inputs == null ? null : cutPayload(root.inputs, { ...TURN_LIMITS }),
-    outputs: root.outputs == null ? null : cutPayload(root.outputs, { ...TURN_LIMITS }),
-    errorPreview: row.errorPreview,
+    traceId: t.trace_id,
+    rootRunId: t.root_run_id,
+    name: clip(t.name ?? t.trace_id, MAX_NAME),
+    status: t.status,
+    start: epochMs(t.start_time),
+    end: epochMs(t.end_time),
+    tokens: { prompt: count(t.prompt_tokens), completion: count(t.completion_tokens), total: count(t.total_tokens) },
+    cost: t.prompt_cost === null && t.completion_cost === null && t.total_cost === null ? null : { prompt: t.prompt_cost, completion: t.completion_cost, total: t.total_cost },
+    inputs: t.inputs == null ? null : cutPayload(t.inputs, { ...TURN_LIMITS }),
+    outputs: t.outputs == null ? null : cutPayload(t.outputs, { ...TURN_LIMITS }),
+    errorPreview: failed || t.error_preview ? clip((t.error_preview ?? '').split('\n').find((l) => l.trim())?.trim() ?? '', MAX_PREVIEW) || null : null,
+  };
+}
+
+/** A thread's totals from its stats (the turns shown count errors when the server does not). */
+export function threadTotals(stats: ThreadStats) {
+  const cost = stats.prompt_cost === null && stats.completion_cost === null && stats.total_cost === null ? null : { prompt: stats.prompt_cost, completion: stats.completion_cost, total: stats.total_cost };
+  return {
+    turns: stats.turns,
+    latencyP50: stats.latency_p50,
+    latencyP99: stats.latency_p99,
+    tokens: { prompt: count(stats.prompt_tokens), completion: count(stats.completion_tokens), total: count(stats.total_tokens) },
+    cost,
+    erroredTurns: stats.errored_turns,
   };
 }
 
