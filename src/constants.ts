@@ -23,6 +23,12 @@ export const Commands = {
   searchPublicPrompts: 'langsmith.searchPublicPrompts',
   // Items
   openRun: 'langsmith.openRun',
+  openTrace: 'langsmith.openTrace',
+  openTraceById: 'langsmith.openTraceById',
+  openSharedTrace: 'langsmith.openSharedTrace',
+  openThread: 'langsmith.openThread',
+  addRunToDataset: 'langsmith.addRunToDataset',
+  openRunInPlayground: 'langsmith.openRunInPlayground',
   openExample: 'langsmith.openExample',
   openCommit: 'langsmith.openCommit',
   copyId: 'langsmith.copyId',

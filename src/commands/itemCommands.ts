@@ -14,11 +14,9 @@ import { selection } from './ui';
 
 export function registerItemCommands(register: CommandRegistrar, clients: ClientService): void {
   register(Commands.openRun, async (node) => {
-    const run = node instanceof RunNode || node instanceof QueueRunNode ? node.run : undefined;
-    if (!run) throw new Error(vscode.l10n.t('Select a run to open.'));
-    // The project and start time let the read go to LangSmith's v2 run API, which addresses a run by them.
-    const ref: RunDocumentRef = { id: run.id, projectId: run.session_id ?? undefined, startTime: typeof run.start_time === 'string' ? run.start_time : undefined };
-    await showDocument(documentUri('run', JSON.stringify(ref), `run-${run.name ?? ''}-${run.id.slice(0, 8)}`));
+    const ref = runDocumentRef(node);
+    if (!ref) throw new Error(vscode.l10n.t('Select a run to open.'));
+    await showDocument(documentUri('run', JSON.stringify(ref.ref), `run-${ref.name}-${ref.ref.id.slice(0, 8)}`));
   });
   register(Commands.openExample, async (node) => {
     if (!(node instanceof ExampleNode)) throw new Error(vscode.l10n.t('Select an example to open.'));
@@ -46,6 +44,18 @@ export function registerItemCommands(register: CommandRegistrar, clients: Client
     await vscode.env.clipboard.writeText(url);
     vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', url), 3000);
   });
+}
+
+/** The run to open as JSON: a tree row, or ids passed by a panel (the trace viewer's Open Raw JSON). */
+function runDocumentRef(node: unknown): { ref: RunDocumentRef; name: string } | undefined {
+  if (node instanceof RunNode || node instanceof QueueRunNode) {
+    const run = node.run;
+    // The project and start time let the read go to LangSmith's v2 run API, which addresses a run by them.
+    return { ref: { id: run.id, projectId: run.session_id ?? undefined, startTime: typeof run.start_time === 'string' ? run.start_time : undefined }, name: run.name ?? '' };
+  }
+  const { runId, projectId } = (typeof node === 'object' && node !== null ? node : {}) as { runId?: unknown; projectId?: unknown };
+  if (typeof runId !== 'string' || !/^[0-9a-f-]{36}$/i.test(runId)) return undefined;
+  return { ref: { id: runId, projectId: typeof projectId === 'string' ? projectId : undefined }, name: '' };
 }
 
 type Identified = ProjectNode | RunNode | QueueRunNode | DatasetNode | ExampleNode | QueueNode | CommitNode | PromptNode;

@@ -11,7 +11,12 @@ import { ask, choose, confirm, selection, validateName, withProgress } from './u
 
 export function registerQueueCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews): void {
   register(Commands.addRunsToQueue, async (clicked, selected) => {
-    const runs = selection(clicked, selected, (n): n is RunNode => n instanceof RunNode).map((n) => n.run);
+    // Rows of the Projects view, or the ids a panel passes (the trace viewer's Add to Annotation Queue).
+    const passed = (clicked as { runIds?: unknown } | undefined)?.runIds;
+    const runs: { id: string }[] =
+      Array.isArray(passed) && passed.every((id) => typeof id === 'string')
+        ? passed.map((id: string) => ({ id }))
+        : selection(clicked, selected, (n): n is RunNode => n instanceof RunNode).map((n) => n.run);
     if (!runs.length) throw new Error(vscode.l10n.t('Select one or more runs in the Projects view first.'));
     const client = await clients.client();
     const queue = await pickQueue(client, runs.length);
