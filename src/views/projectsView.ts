@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Project, Run } from '../client';
 import { Commands } from '../constants';
 import { escapeMarkdown, formatCount, formatLatency, formatWhen, markdownLines, summarize } from './format';
-import { PagedParentNode, type TreeNode, type ViewContext } from './treeNode';
+import { PagedParentNode, TreeNode, type ViewContext } from './treeNode';
 
 const PAGE = 50;
 /** Run types whose runs are usually leaves; others may have child runs. */
@@ -70,6 +70,14 @@ export class ProjectNode extends PagedParentNode<Run> {
     item.tooltip = markdownLines([`**${escapeMarkdown(p.name ?? '')}**`, p.description ? escapeMarkdown(String(p.description)) : undefined, vscode.l10n.t('id {0}', `\`${p.id}\``)]);
     item.contextValue = experiment ? 'project.experiment' : 'project';
     return item;
+  }
+
+  private threadsNode: ThreadsNode | undefined;
+
+  /** The project's threads (conversations), before its runs. */
+  protected override fixedChildren(): TreeNode[] {
+    this.threadsNode ??= new ThreadsNode(this, this.view);
+    return [this.threadsNode];
   }
 
   protected async openList(): Promise<AsyncIterator<Run>> {
@@ -144,7 +152,7 @@ export class RunNode extends PagedParentNode<Run> {
       vscode.l10n.t('id {0}', `\`${r.id}\``),
     ]);
     item.contextValue = `run.${this.shareToken ? 'shared' : 'unshared'}`;
-    item.command = { command: Commands.openRun, title: vscode.l10n.t('Open Run'), arguments: [this] };
+    item.command = { command: Commands.openTrace, title: vscode.l10n.t('Open Trace'), arguments: [this] };
     return item;
   }
 
@@ -159,5 +167,74 @@ export class RunNode extends PagedParentNode<Run> {
 
   protected override emptyLabel(): string {
     return vscode.l10n.t('No child runs');
+  }
+}
+
+/** A thread of a project as the tree lists it. */
+export interface ThreadRow {
+  threadId: string;
+  turns: number | null;
+  /** When its latest turn started (API time text). */
+  lastActivity: string | null;
+}
+
+/** A project's threads: its traces grouped by the thread their metadata names, latest activity first. */
+export class ThreadsNode extends PagedParentNode<ThreadRow> {
+  constructor(
+    readonly projectNode: ProjectNode,
+    view: ViewContext,
+  ) {
+    super(`${projectNode.id}/threads`, projectNode, PAGE, view);
+  }
+
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(vscode.l10n.t('Threads'), vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('comment-discussion');
+    item.tooltip = vscode.l10n.t('Conversations: the traces that share a thread_id, session_id or conversation_id in their metadata.');
+    item.contextValue = 'threads';
+    return item;
+  }
+
+  protected async openList(): Promise<AsyncIterator<ThreadRow>> {
+    const client = await this.view.clients.client();
+    const threads = client.threads.list({ projectId: this.projectNode.project.id, pageSize: PAGE });
+    return (async function* () {
+      for await (const t of threads) yield { threadId: t.thread_id, turns: t.turns, lastActivity: t.last_start_time ?? null };
+    })();
+  }
+
+  protected itemNode(thread: ThreadRow): TreeNode {
+    return new ThreadNode(thread, this, this.projectNode.project.id);
+  }
+
+  protected override emptyLabel(): string {
+    return vscode.l10n.t('No threads: runs join one through thread_id, session_id or conversation_id in their metadata');
+  }
+}
+
+export class ThreadNode extends TreeNode {
+  constructor(
+    readonly thread: ThreadRow,
+    parent: ThreadsNode,
+    readonly projectId: string,
+  ) {
+    super(`${parent.id}/${thread.threadId}`, parent);
+  }
+
+  treeItem(): vscode.TreeItem {
+    const t = this.thread;
+    const item = new vscode.TreeItem(t.threadId, vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('comment');
+    item.description = [t.turns === null ? undefined : t.turns === 1 ? vscode.l10n.t('1 turn') : vscode.l10n.t('{0} turns', t.turns), formatWhen(t.lastActivity)].filter(Boolean).join(' · ');
+    item.tooltip = markdownLines([
+      vscode.l10n.t('Thread {0}', `\`${escapeMarkdown(t.threadId)}\``),
+      t.turns === null ? undefined : vscode.l10n.t('{0} turns', t.turns),
+      t.lastActivity ? vscode.l10n.t('Last activity {0}', escapeMarkdown(new Date(t.lastActivity).toLocaleString())) : undefined,
+    ]);
+    item.contextValue = 'thread';
+    item.command = { command: Commands.openThread, title: vscode.l10n.t('Open Thread'), arguments: [this] };
+    return item;
   }
 }

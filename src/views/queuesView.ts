@@ -100,7 +100,7 @@ export class QueueRunNode extends TreeNode {
       vscode.l10n.t('run id {0}', `\`${r.id}\``),
     ]);
     item.contextValue = 'queueRun';
-    item.command = { command: Commands.openRun, title: vscode.l10n.t('Open Run'), arguments: [this] };
+    item.command = { command: Commands.openTrace, title: vscode.l10n.t('Open Trace'), arguments: [this] };
     return item;
   }
 }

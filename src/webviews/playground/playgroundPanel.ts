@@ -495,7 +495,8 @@ class PlaygroundSession {
   async revealTrace(runId: string): Promise<Record<string, never>> {
     const project = this.traces.projectOf(runId);
     if (!project) throw new RequestError('invalidParams', vscode.l10n.t('That run was not traced.'));
-    await vscode.commands.executeCommand(Commands.revealRun, { projectName: project, runId });
+    // A playground run is the root of its trace.
+    await vscode.commands.executeCommand(Commands.openTrace, { runId, traceId: runId, projectName: project });
     return {};
   }
 
