@@ -281,9 +281,10 @@ describe('--seed demo content', function () {
         assert.ok(t.inputs.messages[0].content.endsWith('?'), 'a question');
         assert.equal(t.outputs.messages[0].role, 'assistant');
       }
-      const stats = await c.threads.stats(DEMO_THREAD_ID, { session_id: project.id, selects: ['TURNS', 'TOTAL_TOKENS'] });
+      const stats = await c.threads.stats(DEMO_THREAD_ID, { session_id: project.id, selects: ['TURNS', 'TOTAL_TOKENS', 'TOTAL_COST'] });
       assert.equal(stats.turns, 3);
       assert.ok((stats.total_tokens ?? 0) > 0, 'the turns\' llm runs count');
+      assert.ok((stats.total_cost ?? 0) > 0, 'and their costs');
     });
 
     it('demo-large-trace: one trace of 3,000 runs, several levels deep, in a correct dotted order', async () => {

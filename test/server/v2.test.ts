@@ -289,4 +289,28 @@ describe('v2 reads through the official client: runs, traces, threads, public', 
     const noneV1 = await rawRequest(srv(), 'GET', `/runs/${plain}`);
     assert.deepEqual([noneV1.body.total_cost, noneV1.body.first_token_time], [null, null]);
   });
+  it('sums the costs the runs of a thread report into its stats and its summary', async () => {
+    const start = now - 20_000;
+    const root = crypto.randomUUID();
+    const llm = crypto.randomUUID();
+    const metadata = { thread_id: 'thread-costs' };
+    const rootDotted = dottedSegment(new Date(start), root);
+    const posted = await rawRequest(srv(), 'POST', '/runs/batch', {
+      post: [
+        { id: root, name: 'turn', run_type: 'chain', session_id: projectId, trace_id: root, dotted_order: rootDotted, start_time: start, end_time: start + 500, inputs: { q: 1 }, outputs: { a: 1 }, extra: { metadata } },
+        {
+          id: llm, name: 'model', run_type: 'llm', session_id: projectId, trace_id: root, parent_run_id: root, dotted_order: `${rootDotted}.${dottedSegment(new Date(start + 10), llm)}`,
+          start_time: start + 10, end_time: start + 400, inputs: { q: 1 }, outputs: { a: 1 },
+          extra: { metadata: { ...metadata, usage_metadata: { input_tokens: 10, output_tokens: 2, total_tokens: 12, input_cost: 0.25, output_cost: 0.5 } } },
+        },
+      ],
+    });
+    assert.equal(posted.status, 202, posted.text);
+    const stats = await c.threads.stats('thread-costs', { session_id: projectId, selects: ['TURNS', 'TOTAL_TOKENS', 'PROMPT_COST', 'COMPLETION_COST', 'TOTAL_COST'] });
+    assert.deepEqual(stats, { turns: 1, total_tokens: 12, prompt_cost: 0.25, completion_cost: 0.5, total_cost: 0.75 });
+    const summary = (await collect(c.threads.query({ project_id: projectId }))).find((t) => t.thread_id === 'thread-costs');
+    assert.equal(summary?.total_cost, 0.75);
+    const plain = await c.threads.stats('thread-a', { session_id: projectId, selects: ['TURNS', 'TOTAL_COST'] });
+    assert.deepEqual(plain, { turns: 4 }, 'no run reports a cost: none is given');
+  });
 });
