@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Ctx } from '../context';
 import { bodyTime, check, jsonBody } from '../route';
 import {
-  queryRunRows, runFeedbackStats, runStatus, threadIdOf, type RunRow, type RunScope, ancestorsFromDotted,
+  queryRunRows, runFeedbackStats, runStatus, threadIdOf, type RunRow, type RunScope, ancestorsFromDotted, firstTokenTime, runCosts,
 } from '../store/runs';
 import { HttpError } from '../errors';
 import { isUuid } from '../ids';
@@ -127,6 +127,10 @@ export function runAttachmentUrls(r: RunRow, origin: string): Record<string, { p
 }
 
 export function runOut(r: RunRow, select?: Set<string> | null, origin?: string, feedbackStats?: Record<string, unknown> | null) {
+  const outputs = jsonOrNull(r.outputs);
+  const extra = jsonOrNull(r.extra) ?? {};
+  const events = jsonOrNull(r.events) ?? [];
+  const costs = runCosts(outputs, extra);
   const full: Record<string, unknown> = {
     id: r.id,
     name: r.name ?? '',
@@ -134,10 +138,10 @@ export function runOut(r: RunRow, select?: Set<string> | null, origin?: string, 
     start_time: r.start_time,
     end_time: r.end_time,
     inputs: jsonOrNull(r.inputs) ?? {},
-    outputs: jsonOrNull(r.outputs),
+    outputs,
     error: r.error,
-    extra: jsonOrNull(r.extra) ?? {},
-    events: jsonOrNull(r.events) ?? [],
+    extra,
+    events,
     serialized: jsonOrNull(r.serialized),
     tags: jsonOrNull(r.tags) ?? [],
     session_id: r.session_id,
@@ -150,10 +154,10 @@ export function runOut(r: RunRow, select?: Set<string> | null, origin?: string, 
     prompt_tokens: r.prompt_tokens ?? 0,
     completion_tokens: r.completion_tokens ?? 0,
     total_tokens: r.total_tokens ?? 0,
-    prompt_cost: null,
-    completion_cost: null,
-    total_cost: null,
-    first_token_time: null,
+    prompt_cost: costs?.prompt ?? null,
+    completion_cost: costs?.completion ?? null,
+    total_cost: costs?.total ?? null,
+    first_token_time: firstTokenTime(events),
     feedback_stats: feedbackStats ?? null,
     child_run_ids: null,
     app_path: `/o/${r.tenant_id}/projects/p/${r.session_id}/r/${r.id}?trace_id=${r.trace_id ?? r.id}&start_time=${r.start_time ?? ''}`,

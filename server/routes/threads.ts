@@ -151,6 +151,7 @@ export function registerThreads(app: FastifyInstance, ctx: Ctx) {
         latency_p50: quantile(lat, 0.5),
         latency_p99: quantile(lat, 0.99),
         total_tokens: tokens.get(id)?.total_tokens ?? 0,
+        total_cost: tokens.get(id)?.total_cost,
         feedback_stats: feedbackStats(feedback.get(id) ?? []),
       });
     });
@@ -185,6 +186,10 @@ export function registerThreads(app: FastifyInstance, ctx: Ctx) {
       PROMPT_TOKENS: tokens?.prompt_tokens ?? 0,
       COMPLETION_TOKENS: tokens?.completion_tokens ?? 0,
       TOTAL_TOKENS: tokens?.total_tokens ?? 0,
+      // Left out when no run reports a cost (this server keeps no price table).
+      PROMPT_COST: tokens?.prompt_cost,
+      COMPLETION_COST: tokens?.completion_cost,
+      TOTAL_COST: tokens?.total_cost,
       FEEDBACK_STATS: feedbackStats(traceFeedback(ctx, tenant.id, traces.map((t) => t.id))),
     };
     const name = (s: string) => (s === 'LATENCY_P50' || s === 'LATENCY_P99' ? `${s.toLowerCase()}_seconds` : s.toLowerCase());

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { qList } from '../route';
-import { ancestorsFromDotted, runFeedbackStats, runStatus, threadIdOf, type RunRow } from '../store/runs';
+import { ancestorsFromDotted, firstTokenTime, runCosts, runFeedbackStats, runStatus, threadIdOf, type RunRow } from '../store/runs';
 import { HttpError } from '../errors';
 import { jsonOrNull } from '../json';
 import { runAttachmentUrls } from './runsShape';
@@ -142,6 +142,10 @@ function field(r: RunRow, s: RunSelect, x: RunExtras): unknown {
     case 'TOTAL_TOKENS': return r.total_tokens ?? 0;
     case 'PROMPT_TOKENS': return r.prompt_tokens ?? 0;
     case 'COMPLETION_TOKENS': return r.completion_tokens ?? 0;
+    case 'PROMPT_COST': return runCosts(jsonOrNull(r.outputs), jsonOrNull(r.extra))?.prompt ?? undefined;
+    case 'COMPLETION_COST': return runCosts(jsonOrNull(r.outputs), jsonOrNull(r.extra))?.completion ?? undefined;
+    case 'TOTAL_COST': return runCosts(jsonOrNull(r.outputs), jsonOrNull(r.extra))?.total ?? undefined;
+    case 'FIRST_TOKEN_TIME': return firstTokenTime(jsonOrNull(r.events)) ?? undefined;
     case 'TAGS': return jsonOrNull(r.tags) ?? [];
     case 'APP_PATH': return `/o/${r.tenant_id}/projects/p/${r.session_id}/r/${r.id}?trace_id=${r.trace_id ?? r.id}&start_time=${r.start_time ?? ''}`;
     case 'ATTACHMENTS': {
@@ -155,7 +159,7 @@ function field(r: RunRow, s: RunSelect, x: RunExtras): unknown {
       return token && x.origin ? `${x.origin}/public/${token}/r` : undefined;
     }
     case 'FEEDBACK_STATS': return x.feedback?.get(r.id) ?? {};
-    // This server keeps no prices, token breakdowns, first-token times nor thread evaluations.
+    // This server keeps no price table (costs are those runs report), token breakdowns nor thread evaluations.
     default: return undefined;
   }
 }

@@ -96,6 +96,40 @@ export function threadIdOf(r: Pick<RunRow, 'extra'>): string | null {
   return v == null ? null : String(v);
 }
 
+/** What a run reports of its cost in USD, read from its `usage_metadata` (see {@link runCosts}). */
+export interface RunCosts {
+  prompt: number | null;
+  completion: number | null;
+  total: number | null;
+}
+
+const costOf = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/**
+ * The costs a run reports, as LangSmith takes custom costs: `input_cost`, `output_cost` and `total_cost` in the
+ * `usage_metadata` of its outputs or metadata (the total is their sum when not given). This server keeps no price
+ * table, so a run without them has none. Takes the parsed outputs and extra.
+ */
+export function runCosts(outputs: unknown, extra: unknown): RunCosts | null {
+  const usage = dig(outputs, 'usage_metadata') ?? dig(extra, 'metadata', 'usage_metadata');
+  const prompt = costOf(dig(usage, 'input_cost'));
+  const completion = costOf(dig(usage, 'output_cost'));
+  const total = costOf(dig(usage, 'total_cost')) ?? (prompt !== null || completion !== null ? (prompt ?? 0) + (completion ?? 0) : null);
+  return prompt === null && completion === null && total === null ? null : { prompt, completion, total };
+}
+
+/** When a streamed run's first token came: the time of its first `new_token` event (as LangSmith derives it). */
+export function firstTokenTime(events: unknown): string | null {
+  if (!Array.isArray(events)) return null;
+  for (const e of events) {
+    if (e && typeof e === 'object' && (e as { name?: unknown }).name === 'new_token') {
+      const t = parseTime((e as { time?: unknown }).time as string | number | undefined);
+      if (t) return t;
+    }
+  }
+  return null;
+}
+
 const compactTime = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.(\d{3})Z$/, '$1000Z');
 
 /** A nested field of a JSON object, or undefined. */

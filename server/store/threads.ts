@@ -69,18 +69,31 @@ export interface TokenSums {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** The costs the runs report (see runCosts in store/runs.ts); null when none does. */
+  prompt_cost: number | null;
+  completion_cost: number | null;
+  total_cost: number | null;
 }
 
+/** A number from JSON, else NULL. */
+const num = (expr: string) => `(CASE WHEN typeof(${expr}) IN ('integer', 'real') THEN ${expr} END)`;
+
 /**
- * Tokens per thread, over the runs of the given traces that carry the thread's id: as LangSmith counts them
- * (a child run without the thread metadata is not counted).
+ * Tokens and costs per thread, over the runs of the given traces that carry the thread's id: as LangSmith counts
+ * them (a child run without the thread metadata is not counted). Costs are those the runs report in their
+ * usage_metadata, as runCosts reads them.
  */
 export function threadTokens(ctx: Ctx, tenantId: string, traceIds: string[]): Map<string, TokenSums> {
   if (!traceIds.length) return new Map();
+  const usage = "COALESCE(json_extract(outputs, '$.usage_metadata'), json_extract(extra, '$.metadata.usage_metadata'))";
   const rows = ctx.st.all<TokenSums & { thread_id: string }>(
-    `SELECT ${THREAD_ID_SQL} AS thread_id, COALESCE(SUM(prompt_tokens), 0) AS prompt_tokens,
-            COALESCE(SUM(completion_tokens), 0) AS completion_tokens, COALESCE(SUM(total_tokens), 0) AS total_tokens
-       FROM runs WHERE tenant_id = ? AND trace_id IN (SELECT value FROM json_each(?)) AND ${THREAD_ID_SQL} IS NOT NULL
+    `SELECT thread_id, COALESCE(SUM(prompt_tokens), 0) AS prompt_tokens, COALESCE(SUM(completion_tokens), 0) AS completion_tokens,
+            COALESCE(SUM(total_tokens), 0) AS total_tokens, SUM(pc) AS prompt_cost, SUM(cc) AS completion_cost,
+            SUM(COALESCE(tc, CASE WHEN pc IS NOT NULL OR cc IS NOT NULL THEN COALESCE(pc, 0) + COALESCE(cc, 0) END)) AS total_cost
+       FROM (SELECT thread_id, prompt_tokens, completion_tokens, total_tokens, ${num("json_extract(u, '$.input_cost')")} AS pc,
+                    ${num("json_extract(u, '$.output_cost')")} AS cc, ${num("json_extract(u, '$.total_cost')")} AS tc
+               FROM (SELECT ${THREAD_ID_SQL} AS thread_id, prompt_tokens, completion_tokens, total_tokens, ${usage} AS u
+                       FROM runs WHERE tenant_id = ? AND trace_id IN (SELECT value FROM json_each(?)) AND ${THREAD_ID_SQL} IS NOT NULL))
       GROUP BY thread_id`,
     tenantId, JSON.stringify(traceIds),
   );

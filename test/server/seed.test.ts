@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { withLocalServer } from '../harness/localServer';
-import { demoInvoices } from '../../server/seed';
+import { DEMO_CHART_NAME, DEMO_THREAD_ID, LARGE_TRACE_RUNS, demoChartPng, demoInvoices } from '../../server/seed';
 import { rawRequest } from '../harness/http';
 import { client, collect } from './helpers';
 
@@ -197,5 +197,118 @@ describe('--seed demo content', function () {
     const first = queues[sizes.findIndex((s) => s.size > 0)]!;
     const run = await c.getRunFromAnnotationQueue(first.id, 0);
     assert.ok(run.id);
+  });
+  describe('the trace viewer\'s demo', () => {
+    const v2Runs = async (traceId: string, projectId: string, selects: string[]) => {
+      const res = await rawRequest(srv(), 'GET', `/api/v2/traces/${traceId}/runs?project_id=${projectId}&${['ID', ...selects].map((x) => `selects=${x}`).join('&')}`);
+      assert.equal(res.status, 200, res.text);
+      return res.body.items as Array<Record<string, any>>;
+    };
+    const rootsOf = async (projectName: string) => {
+      const c = client(srv());
+      const project = await c.readProject({ projectName });
+      return { project, roots: await collect(c.listRuns({ projectId: project.id, isRoot: true })) };
+    };
+
+    it('demo-assistant: an agent trace with chat messages, tool calls and results, a retriever, costs and a first token', async () => {
+      const { project, roots } = await rootsOf('demo-assistant');
+      const agent = roots.find((r) => r.name === 'TravelAgent')!;
+      assert.ok(agent, 'the agent trace');
+      const runs = await v2Runs(agent.id, project.id, ['NAME', 'RUN_TYPE', 'STATUS', 'INPUTS', 'OUTPUTS', 'ERROR', 'PARENT_RUN_IDS', 'TOTAL_COST', 'PROMPT_COST', 'COMPLETION_COST', 'PROMPT_TOKENS', 'COMPLETION_TOKENS', 'FIRST_TOKEN_TIME']);
+      assert.deepEqual(new Set(runs.map((r) => r.run_type)), new Set(['CHAIN', 'LLM', 'TOOL', 'RETRIEVER']));
+      const llms = runs.filter((r) => r.run_type === 'LLM');
+      assert.equal(llms.length, 2);
+      const messages = llms.flatMap((r) => r.inputs.messages as Array<Record<string, any>>);
+      assert.deepEqual([...new Set(messages.map((m) => m.role))].sort(), ['assistant', 'system', 'tool', 'user']);
+      const call = messages.find((m) => m.tool_calls)!.tool_calls[0];
+      assert.deepEqual(call, { id: 'call_weather_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } });
+      assert.ok(messages.some((m) => m.role === 'tool' && m.tool_call_id === 'call_weather_1'), 'a tool result answers the call');
+      assert.equal(llms[0].outputs.choices[0].message.tool_calls[0].function.name, 'get_weather', 'OpenAI-format output with tool calls');
+      assert.equal(llms[1].outputs.generations[0][0].message.role, 'assistant', 'LangChain-style generations');
+      for (const l of llms) {
+        assert.ok(l.prompt_tokens > 0 && l.completion_tokens > 0, 'tokens');
+        assert.ok(l.prompt_cost > 0 && l.completion_cost > 0, 'costs');
+        assert.equal(l.total_cost, l.prompt_cost + l.completion_cost);
+      }
+      assert.ok(llms.some((l) => typeof l.first_token_time === 'string'), 'a first token time');
+      const retriever = runs.find((r) => r.run_type === 'RETRIEVER')!;
+      assert.ok(retriever.outputs.documents.length >= 1);
+      for (const d of retriever.outputs.documents) assert.ok(d.page_content && d.metadata.source, 'documents with page_content and a source');
+      // Every run hangs off the root.
+      for (const r of runs.slice(1)) assert.equal(r.parent_run_ids.at(-1), agent.id);
+    });
+
+    it('demo-assistant: one tool step failed with a Python stack, and the trace is marked errored', async () => {
+      const { project, roots } = await rootsOf('demo-assistant');
+      const agent = roots.find((r) => r.name === 'TravelAgent')!;
+      assert.equal(agent.status, 'error');
+      const runs = await v2Runs(agent.id, project.id, ['NAME', 'RUN_TYPE', 'STATUS', 'ERROR', 'ERROR_PREVIEW']);
+      const failed = runs.filter((r) => r.status === 'ERROR' && r.run_type === 'TOOL');
+      assert.deepEqual(failed.map((r) => r.name), ['get_events']);
+      assert.match(failed[0].error, /Traceback \(most recent call last\):\n {2}File "[^"]+\.py", line \d+/);
+      assert.ok(failed[0].error_preview.length < failed[0].error.length, 'a preview of the error');
+      assert.equal(runs[0].status, 'ERROR', 'the trace (its root) is errored');
+    });
+
+    it('demo-assistant: a run with an image attachment whose URL serves a PNG', async () => {
+      const { project, roots } = await rootsOf('demo-assistant');
+      const agent = roots.find((r) => r.name === 'TravelAgent')!;
+      const runs = await v2Runs(agent.id, project.id, ['NAME', 'ATTACHMENTS']);
+      const withImage = runs.filter((r) => r.attachments && Object.keys(r.attachments).length);
+      assert.equal(withImage.length, 1);
+      const url = withImage[0].attachments[DEMO_CHART_NAME] as string;
+      assert.ok(url.startsWith(srv().url), url);
+      // Pre-signed: no API key.
+      const res = await fetch(url);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'image/png');
+      const body = Buffer.from(await res.arrayBuffer());
+      assert.ok(body.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), 'a PNG');
+      assert.ok(body.equals(demoChartPng()));
+    });
+
+    it('demo-assistant: three turns a minute apart make one thread (official client threads.query/listTraces)', async () => {
+      const c = client(srv());
+      const project = await c.readProject({ projectName: 'demo-assistant' });
+      const threads = await collect(c.threads.query({ project_id: project.id, min_start_time: new Date(Date.now() - 7 * 24 * 3600_000).toISOString() }));
+      assert.deepEqual(threads.map((t) => [t.thread_id, t.count]), [[DEMO_THREAD_ID, 3]]);
+      const turns = await collect(c.threads.listTraces(DEMO_THREAD_ID, { project_id: project.id, selects: ['NAME', 'START_TIME', 'INPUTS', 'OUTPUTS', 'TOTAL_TOKENS'] }));
+      assert.equal(turns.length, 3);
+      const starts = turns.map((t) => Date.parse(t.start_time!));
+      assert.deepEqual([starts[1] - starts[0], starts[2] - starts[1]], [60_000, 60_000]);
+      for (const t of turns as Array<Record<string, any>>) {
+        assert.equal(t.inputs.messages[0].role, 'user');
+        assert.ok(t.inputs.messages[0].content.endsWith('?'), 'a question');
+        assert.equal(t.outputs.messages[0].role, 'assistant');
+      }
+      const stats = await c.threads.stats(DEMO_THREAD_ID, { session_id: project.id, selects: ['TURNS', 'TOTAL_TOKENS', 'TOTAL_COST'] });
+      assert.equal(stats.turns, 3);
+      assert.ok((stats.total_tokens ?? 0) > 0, 'the turns\' llm runs count');
+      assert.ok((stats.total_cost ?? 0) > 0, 'and their costs');
+    });
+
+    it('demo-large-trace: one trace of 3,000 runs, several levels deep, in a correct dotted order', async () => {
+      const { project, roots } = await rootsOf('demo-large-trace');
+      assert.equal(roots.length, 1);
+      const runs = await v2Runs(roots[0].id, project.id, ['NAME', 'RUN_TYPE', 'DOTTED_ORDER', 'PARENT_RUN_IDS', 'START_TIME', 'END_TIME']);
+      assert.equal(runs.length, LARGE_TRACE_RUNS);
+      const byId = new Map(runs.map((r) => [r.id, r]));
+      let deepest = 0;
+      for (const r of runs) {
+        const parents = r.parent_run_ids as string[];
+        deepest = Math.max(deepest, parents.length);
+        const parent = parents.length ? byId.get(parents.at(-1)!)! : undefined;
+        const seg = (r.dotted_order as string).split('.').at(-1)!;
+        assert.ok(seg.endsWith(r.id), 'the last segment names the run');
+        if (parent) {
+          assert.equal(r.dotted_order, `${parent.dotted_order}.${seg}`, 'under its parent');
+          assert.ok(Date.parse(r.start_time) >= Date.parse(parent.start_time) && Date.parse(r.end_time) <= Date.parse(parent.end_time), 'within its parent');
+        }
+      }
+      assert.ok(deepest >= 4, `levels below the root: ${deepest}`);
+      const sorted = [...runs].sort((a, b) => (a.dotted_order < b.dotted_order ? -1 : 1));
+      assert.deepEqual(runs.map((r) => r.id), sorted.map((r) => r.id), 'answered in tree order');
+      assert.deepEqual(new Set(runs.map((r) => r.run_type)), new Set(['CHAIN', 'RETRIEVER', 'LLM', 'TOOL', 'PARSER']));
+    });
   });
 });

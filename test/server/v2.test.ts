@@ -263,4 +263,54 @@ describe('v2 reads through the official client: runs, traces, threads, public', 
     }
     assert.deepEqual(failures, []);
   });
+  it('answers the costs a run reports and its first token time, on v2 and v1 alike', async () => {
+    const id = crypto.randomUUID();
+    const start = now - 5000;
+    const tokenAt = new Date(start + 120).toISOString();
+    const posted = await rawRequest(srv(), 'POST', '/runs', {
+      id, name: 'priced', run_type: 'llm', session_id: projectId, start_time: start, end_time: start + 900, inputs: { q: 1 },
+      outputs: { text: 'hi', usage_metadata: { input_tokens: 100, output_tokens: 20, total_tokens: 120, input_cost: 0.0003, output_cost: 0.0006 } },
+      events: [{ name: 'start', time: new Date(start).toISOString() }, { name: 'new_token', time: tokenAt, kwargs: { token: 'h' } }],
+    });
+    assert.equal(posted.status, 202, posted.text);
+    const selects = ['PROMPT_COST', 'COMPLETION_COST', 'TOTAL_COST', 'FIRST_TOKEN_TIME', 'TOTAL_TOKENS'].map((s) => `selects=${s}`).join('&');
+    const v2 = await rawRequest(srv(), 'GET', `/api/v2/traces/${id}/runs?project_id=${projectId}&${selects}`);
+    assert.equal(v2.status, 200, v2.text);
+    assert.deepEqual(v2.body.items, [{ prompt_cost: 0.0003, completion_cost: 0.0006, total_cost: 0.0003 + 0.0006, first_token_time: tokenAt, total_tokens: 120 }]);
+    const v1 = await rawRequest(srv(), 'GET', `/runs/${id}`);
+    assert.deepEqual(
+      [v1.body.prompt_cost, v1.body.completion_cost, v1.body.total_cost, v1.body.first_token_time],
+      [0.0003, 0.0006, 0.0003 + 0.0006, tokenAt],
+    );
+    // A run that reports none has none (this server keeps no price table), on either API.
+    const plain = traces[0].llm;
+    const none = await rawRequest(srv(), 'GET', `/api/v2/runs/${plain}?project_id=${projectId}&${selects}`);
+    assert.deepEqual(Object.keys(none.body).sort(), ['total_tokens']);
+    const noneV1 = await rawRequest(srv(), 'GET', `/runs/${plain}`);
+    assert.deepEqual([noneV1.body.total_cost, noneV1.body.first_token_time], [null, null]);
+  });
+  it('sums the costs the runs of a thread report into its stats and its summary', async () => {
+    const start = now - 20_000;
+    const root = crypto.randomUUID();
+    const llm = crypto.randomUUID();
+    const metadata = { thread_id: 'thread-costs' };
+    const rootDotted = dottedSegment(new Date(start), root);
+    const posted = await rawRequest(srv(), 'POST', '/runs/batch', {
+      post: [
+        { id: root, name: 'turn', run_type: 'chain', session_id: projectId, trace_id: root, dotted_order: rootDotted, start_time: start, end_time: start + 500, inputs: { q: 1 }, outputs: { a: 1 }, extra: { metadata } },
+        {
+          id: llm, name: 'model', run_type: 'llm', session_id: projectId, trace_id: root, parent_run_id: root, dotted_order: `${rootDotted}.${dottedSegment(new Date(start + 10), llm)}`,
+          start_time: start + 10, end_time: start + 400, inputs: { q: 1 }, outputs: { a: 1 },
+          extra: { metadata: { ...metadata, usage_metadata: { input_tokens: 10, output_tokens: 2, total_tokens: 12, input_cost: 0.25, output_cost: 0.5 } } },
+        },
+      ],
+    });
+    assert.equal(posted.status, 202, posted.text);
+    const stats = await c.threads.stats('thread-costs', { session_id: projectId, selects: ['TURNS', 'TOTAL_TOKENS', 'PROMPT_COST', 'COMPLETION_COST', 'TOTAL_COST'] });
+    assert.deepEqual(stats, { turns: 1, total_tokens: 12, prompt_cost: 0.25, completion_cost: 0.5, total_cost: 0.75 });
+    const summary = (await collect(c.threads.query({ project_id: projectId }))).find((t) => t.thread_id === 'thread-costs');
+    assert.equal(summary?.total_cost, 0.75);
+    const plain = await c.threads.stats('thread-a', { session_id: projectId, selects: ['TURNS', 'TOTAL_COST'] });
+    assert.deepEqual(plain, { turns: 4 }, 'no run reports a cost: none is given');
+  });
 });
