@@ -4,6 +4,7 @@
 // thread, the problem view's Retry, and screenshots in both themes.
 import assert from 'node:assert/strict';
 import type { FeedbackItem, Payload, RunDetail, RunRow, ThreadData, ThreadTurn, TraceData, TraceState } from '../../src/protocol/trace';
+import type { Locator } from 'playwright-core';
 import { screenshot, withWebviewApps, type OpenApp } from './harness';
 
 const T0 = Date.UTC(2026, 0, 15, 9, 30, 0);
@@ -129,6 +130,9 @@ function traceHost(runs: RunRow[], state: Partial<Extract<TraceState, { kind: 't
 
 const selectedName = (app: OpenApp) => app.page.locator('[data-testid="run-row"][aria-selected="true"] [data-testid="run-name"]').textContent();
 const rowNames = (app: OpenApp) => app.page.locator('[data-testid="run-row"] [data-testid="run-name"]').allTextContents();
+/** The JSON tree's entry for a key, and its toggle. */
+const entry = (scope: Locator, key: string) => scope.locator('.tv-json-key').filter({ hasText: new RegExp(`^"${key}":$`) }).locator('xpath=..');
+const toggleOf = (e: Locator) => e.locator(':scope > .tv-json > .tv-json-toggle');
 const row = (app: OpenApp, id: string) => app.page.locator(`[data-testid="run-row"][data-run-id="${id}"]`);
 
 async function eventually(check: () => Promise<void> | void, ms = 5000): Promise<void> {
@@ -209,5 +213,147 @@ describe('webview: trace viewer', () => {
     assert.ok(Math.abs(geo.width - 0.25) < 0.02, `width ${geo.width}`);
     const rootGeo = await row(app, root.id).getByTestId('bar').evaluate((el) => el.getBoundingClientRect().width / el.parentElement!.getBoundingClientRect().width);
     assert.ok(rootGeo > 0.98);
+  });
+
+  it('renders an OpenAI chat with tool calls and the tool result', async () => {
+    const a = agent();
+    const inputs = {
+      messages: [
+        { role: 'system', content: 'You are a helpful support bot.' },
+        { role: 'user', content: [{ type: 'text', text: 'What is the weather in Paris?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,' + 'A'.repeat(4096) } }] },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","unit":"C"}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: '18 degrees and sunny' },
+      ],
+    };
+    const outputs = { choices: [{ index: 0, message: { role: 'assistant', content: 'It is 18 °C and sunny in Paris.' } }] };
+    const app = await open('trace', { handlers: traceHost(a.all, { selectedRunId: a.llm1.id }, { details: { [a.llm1.id]: { inputs: payload(inputs), outputs: payload(outputs) } } }) });
+    const input = app.page.getByTestId('inputs');
+    await input.getByTestId('conversation').waitFor();
+    const roles = await input.locator('[data-testid="message"] .tv-role').allTextContents();
+    assert.deepEqual(roles, ['System', 'Human', 'AI', 'Tool']);
+    const call = input.getByTestId('tool-call');
+    assert.match((await call.textContent()) ?? '', /get_weather/);
+    assert.match((await call.locator('pre').textContent()) ?? '', /"city": "Paris"/);
+    assert.match((await input.locator('[data-role="tool"]').textContent()) ?? '', /call_1.*18 degrees and sunny/s);
+    // A data: image is not inlined.
+    assert.equal(await input.locator('img').count(), 0);
+    await input.getByText(/\[image, \d+ KB inline\]/).waitFor();
+    await app.page.getByTestId('outputs').getByText('It is 18 °C and sunny in Paris.').waitFor();
+    // The JSON toggle shows the same payload as JSON.
+    await app.page.getByTestId('inputs-json').click();
+    assert.equal(await input.getByTestId('conversation').count(), 0);
+    await input.getByText('"messages":').waitFor();
+  });
+
+  it('renders LangChain serialized messages, generations and retriever documents', async () => {
+    const a = agent();
+    const lc = (cls: string, kwargs: unknown) => ({ lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', cls], kwargs });
+    const llmInputs = { messages: [[lc('SystemMessage', { content: 'Be brief.' }), lc('HumanMessage', { content: 'Hi there' })]] };
+    const llmOutputs = {
+      generations: [[{ text: 'Hello!', message: lc('AIMessage', { content: 'Hello!', tool_calls: [{ name: 'lookup', args: { q: 'greeting' }, id: 'tc_9' }] }) }]],
+    };
+    const docs = {
+      documents: [
+        { page_content: 'Two-factor authentication is under Settings.', metadata: { source: 'docs/security.md' } },
+        { page_content: 'Invoices are available on the annual plan.', metadata: { source: 'https://example.com/billing' } },
+      ],
+    };
+    const app = await open('trace', {
+      handlers: traceHost(a.all, { selectedRunId: a.llm2.id }, { details: { [a.llm2.id]: { inputs: payload(llmInputs), outputs: payload(llmOutputs) }, [a.retriever.id]: { outputs: payload(docs) } } }),
+    });
+    const input = app.page.getByTestId('inputs');
+    await input.getByTestId('conversation').waitFor();
+    assert.deepEqual(await input.locator('[data-testid="message"] .tv-role').allTextContents(), ['System', 'Human']);
+    const out = app.page.getByTestId('outputs');
+    assert.deepEqual(await out.locator('[data-testid="message"] .tv-role').allTextContents(), ['AI']);
+    assert.match((await out.getByTestId('tool-call').textContent()) ?? '', /lookup.*"q": "greeting"/s);
+    await row(app, a.retriever.id).click();
+    const documents = app.page.getByTestId('outputs').getByTestId('document');
+    await documents.first().waitFor();
+    assert.equal(await documents.count(), 2);
+    assert.match((await documents.nth(0).textContent()) ?? '', /docs\/security\.md.*Two-factor/s);
+    assert.match((await documents.nth(1).textContent()) ?? '', /https:\/\/example\.com\/billing/);
+    // The source is text, not a link.
+    assert.equal(await app.page.getByTestId('outputs').locator('a').count(), 0);
+  });
+
+  it('shows an unknown shape as a folded JSON tree, with long arrays a page at a time', async () => {
+    const a = agent();
+    const weird = { result: { nested: { deeper: 'hidden until opened' } }, items: Array.from({ length: 150 }, (_, i) => i), flag: true };
+    const app = await open('trace', { handlers: traceHost(a.all, {}, { details: { [a.root.id]: { outputs: payload(weird) } } }) });
+    const out = app.page.getByTestId('outputs');
+    await out.getByText('"result":').waitFor();
+    assert.equal(await out.getByText('hidden until opened').count(), 0, 'second level is folded');
+    await toggleOf(entry(out, 'result')).click();
+    await toggleOf(entry(out, 'nested')).click();
+    await out.getByText('hidden until opened').waitFor();
+    await toggleOf(entry(out, 'items')).click();
+    await out.getByTestId('show-more-items').waitFor();
+    assert.equal(await entry(out, 'items').locator('.tv-json-children .tv-json-entry').count(), 100);
+    await out.getByTestId('show-more-items').click();
+    assert.equal(await entry(out, 'items').locator('.tv-json-children .tv-json-entry').count(), 150);
+  });
+
+  it('collapses a long string, and asks for a cut one whole with its path', async () => {
+    const a = agent();
+    const long = 'line of text\n'.repeat(400);
+    const cutText = 'x'.repeat(1500);
+    const outputs = payload({ report: { body: cutText, summary: long } }, [{ path: ['report', 'body'], kind: 'string', length: 250_000 }]);
+    const showAll: unknown[] = [];
+    const app = await open('trace', {
+      handlers: traceHost(a.all, {}, {
+        details: { [a.root.id]: { outputs } },
+        extra: {
+          'trace/showAll': (p) => {
+            showAll.push(p);
+            return { text: 'y'.repeat(250_000), opened: false };
+          },
+        },
+      }),
+    });
+    const out = app.page.getByTestId('outputs');
+    await out.getByText('"report":').waitFor();
+    await toggleOf(entry(out, 'report')).click();
+    // The long string shows its head and "Show all".
+    const local = entry(out, 'summary').getByTestId('show-more-text');
+    await local.waitFor();
+    assert.match((await local.textContent()) ?? '', /Show all/);
+    const summaryLen = await entry(out, 'summary').locator('pre').evaluate((el) => el.textContent!.length);
+    assert.ok(summaryLen < long.length, 'collapsed');
+    await local.click();
+    assert.equal(await entry(out, 'summary').locator('pre').evaluate((el) => el.textContent!.length), long.length);
+    // The cut string says how much is missing and asks the host with its path.
+    const cut = entry(out, 'body');
+    await cut.getByText(/248,500 characters more/).waitFor();
+    await cut.getByTestId('show-all-cut').click();
+    await eventually(() => assert.equal(showAll.length, 1));
+    assert.deepEqual(showAll[0], { runId: a.root.id, part: 'outputs', path: ['report', 'body'] });
+    // 250,000 characters came back: at most 100 KB of it is on the page.
+    await eventually(async () => {
+      const len = await cut.locator('pre').first().evaluate((el) => el.textContent!.length);
+      assert.ok(len >= 100_000 && len <= 100_001, `shown ${len}`);
+    });
+    await cut.getByText(/Show 100,000 more characters/).waitFor();
+  });
+
+  it('takes screenshots in both themes, wide and at 400 px', async () => {
+    const a = agent();
+    const llmInputs = { messages: [{ role: 'system', content: 'You are a helpful support bot.' }, { role: 'user', content: 'How do I enable two-factor authentication?' }] };
+    const llmOutputs = { generations: [[{ text: 'Open Settings → Security → Two-factor.', message: { type: 'ai', data: { content: 'Open Settings → Security → Two-factor.' } } }]] };
+    for (const theme of ['light', 'dark'] as const) {
+      for (const width of [1000, 400]) {
+        const app = await open('trace', {
+          theme,
+          width,
+          height: 700,
+          handlers: traceHost(a.all, { selectedRunId: a.llm1.id }, { details: { [a.llm1.id]: { inputs: payload(llmInputs), outputs: payload(llmOutputs) } } }),
+        });
+        await app.page.getByTestId('inputs').getByTestId('conversation').waitFor();
+        await screenshot(app.page, `trace-${theme}-${width}`);
+        const overflow = await app.page.evaluate(() => ({ scroll: document.body.scrollWidth, client: document.body.clientWidth }));
+        assert.ok(overflow.scroll <= overflow.client, `no horizontal overflow at ${width}: ${JSON.stringify(overflow)}`);
+        await app.close();
+      }
+    }
   });
 });

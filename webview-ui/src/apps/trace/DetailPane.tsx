@@ -171,7 +171,7 @@ function PayloadSection({ title, payload, runId, part, testId }: { title: string
         <h3>{title}</h3>
         {payload && kind !== 'json' && (
           <ToggleButton pressed={asJson} onToggle={setAsJson} data-testid={`${testId}-json`}>
-            {asJson ? 'JSON' : 'Rendered'}
+            {asJson ? 'Show rendered' : 'Show JSON'}
           </ToggleButton>
         )}
       </div>
