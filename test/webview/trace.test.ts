@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { FeedbackItem, Payload, RunDetail, RunRow, ThreadData, ThreadTurn, TraceData, TraceState } from '../../src/protocol/trace';
 import type { Locator } from 'playwright-core';
-import { screenshot, withWebviewApps, type OpenApp } from './harness';
+import { HostError, screenshot, withWebviewApps, type OpenApp } from './harness';
 
 const T0 = Date.UTC(2026, 0, 15, 9, 30, 0);
 const uid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
@@ -355,5 +355,304 @@ describe('webview: trace viewer', () => {
         await app.close();
       }
     }
+  });
+
+  it('finds in the trace: asks the host, marks the rows, Enter steps and selects', async () => {
+    const a = agent();
+    const app = await open('trace', { handlers: traceHost(a.all, {}, { find: (t) => (t === 'chat' ? [a.llm1.id, a.llm2.id] : []) }) });
+    await app.page.getByTestId('run-row').first().waitFor();
+    const find = app.page.getByTestId('find');
+    await find.fill('chat');
+    await eventually(() => assert.deepEqual(app.requests('trace/find'), [{ text: 'chat' }]));
+    await eventually(async () => assert.equal(await app.page.locator('.tv-row-marked').count(), 2));
+    assert.equal(await row(app, a.llm1.id).evaluate((el) => el.classList.contains('tv-row-marked')), true);
+    await find.press('Enter');
+    await eventually(async () => assert.equal(await row(app, a.llm1.id).getAttribute('aria-selected'), 'true'));
+    assert.equal(await app.page.getByTestId('find-count').textContent(), '1 of 2');
+    await find.press('Enter');
+    await eventually(async () => assert.equal(await row(app, a.llm2.id).getAttribute('aria-selected'), 'true'));
+    assert.equal(await app.page.getByTestId('find-count').textContent(), '2 of 2');
+    await find.press('Shift+Enter');
+    await eventually(async () => assert.equal(await row(app, a.llm1.id).getAttribute('aria-selected'), 'true'));
+    // A found run inside a collapsed parent is shown (its ancestors expanded).
+    await row(app, a.llm2.id).locator('.tv-twisty').click();
+    assert.equal(await row(app, a.inner.id).count(), 0);
+    await find.fill('parser');
+    await eventually(() => assert.equal(app.requests('trace/find').length, 2));
+    await find.press('Escape');
+    assert.equal(await find.inputValue(), '');
+    assert.equal(await app.page.locator('.tv-row-marked').count(), 0);
+  });
+
+  it('finds a run under a collapsed parent and expands to it', async () => {
+    const a = agent();
+    const app = await open('trace', { handlers: traceHost(a.all, {}, { find: () => [a.inner.id] }) });
+    await row(app, a.llm2.id).locator('.tv-twisty').click();
+    assert.equal(await row(app, a.inner.id).count(), 0);
+    const find = app.page.getByTestId('find');
+    await find.fill('inner');
+    await find.press('Enter');
+    await eventually(async () => assert.equal(await row(app, a.inner.id).getAttribute('aria-selected'), 'true'));
+  });
+
+  it('moves with the keyboard: arrows, collapse and expand, [ and ] to errors, / to find', async () => {
+    const a = agent();
+    const app = await open('trace', { handlers: traceHost(a.all) });
+    await row(app, a.root.id).click();
+    const kb = app.page.keyboard;
+    await kb.press('ArrowDown');
+    assert.equal(await selectedName(app), 'ChatPromptTemplate');
+    await kb.press('ArrowUp');
+    assert.equal(await selectedName(app), 'AgentExecutor');
+    // ← collapses the root, → expands it, → again goes to its first child, ← on a leaf goes to the parent.
+    await kb.press('ArrowLeft');
+    assert.equal(await app.page.getByTestId('run-row').count(), 1);
+    await kb.press('ArrowRight');
+    assert.equal(await app.page.getByTestId('run-row').count(), 7);
+    await kb.press('ArrowRight');
+    assert.equal(await selectedName(app), 'ChatPromptTemplate');
+    await kb.press('ArrowLeft');
+    assert.equal(await selectedName(app), 'AgentExecutor');
+    // ] goes to the next errored run, expanding its ancestors; [ goes back.
+    await row(app, a.llm2.id).locator('.tv-twisty').click();
+    await row(app, a.root.id).click();
+    await kb.press(']');
+    assert.equal(await selectedName(app), 'search_tool');
+    await kb.press(']');
+    assert.equal(await selectedName(app), 'inner_parser');
+    await kb.press('[');
+    assert.equal(await selectedName(app), 'search_tool');
+    // The error is shown in the detail.
+    await app.page.getByTestId('error').getByText(/ValueError: something failed/).waitFor();
+    await kb.press('/');
+    assert.equal(await app.page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'find');
+  });
+
+  it('selects the run the host names (SelectRun), expanding its ancestors', async () => {
+    const a = agent();
+    const app = await open('trace', { handlers: traceHost(a.all, { selectedRunId: a.tool.id }) });
+    await eventually(async () => assert.equal(await selectedName(app), 'search_tool'));
+    await row(app, a.llm2.id).locator('.tv-twisty').click();
+    await app.notify('trace/select', { runId: a.inner.id });
+    await eventually(async () => assert.equal(await selectedName(app), 'inner_parser'));
+    await app.page.getByTestId('detail-name').getByText('inner_parser').waitFor();
+  });
+
+  it('virtualises 5,000 runs (a 5,000-deep chain too): a window in the DOM, the last run reached by scrolling', async function () {
+    this.timeout(120_000);
+    const root = run({ n: 1, name: 'root', start: 0, end: 60_000 });
+    const flat = [root, ...Array.from({ length: 5000 }, (_, i) => run({ n: 10 + i, name: `step ${i}`, parent: root, start: i * 10, end: i * 10 + 9 }))];
+    const app = await open('trace', { handlers: traceHost(flat) });
+    await app.page.getByTestId('run-row').first().waitFor();
+    assert.ok((await app.page.getByTestId('run-row').count()) < 200);
+    await app.page.getByTestId('tree').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await app.page.getByText('step 4999', { exact: true }).waitFor();
+    assert.ok((await app.page.getByTestId('run-row').count()) < 200);
+    await app.close();
+
+    // A chain 5,000 deep: no stack overflow, End reaches the deepest run.
+    const chain: RunRow[] = [run({ n: 1, name: 'level 0', start: 0, end: 60_000 })];
+    for (let i = 1; i < 5000; i++) {
+      const parent = chain[i - 1]!;
+      const r = run({ n: 1 + i, name: `level ${i}`, start: i, end: 60_000 - i });
+      r.parentId = parent.id;
+      r.dottedOrder = i % 2 ? '' : r.dottedOrder; // half without dotted order: parentId then
+      chain.push(r);
+    }
+    const deep = await open('trace', { handlers: traceHost(chain.reverse()) });
+    await deep.page.getByTestId('run-row').first().waitFor();
+    await deep.page.getByTestId('tree').focus();
+    await deep.page.keyboard.press('End');
+    await eventually(async () => assert.equal(await selectedName(deep), 'level 4999'));
+    assert.ok((await deep.page.getByTestId('run-row').count()) < 200);
+  });
+
+  it('shows hostile text as text: no markup, no links, no CSP violations', async () => {
+    const evil = '<img src=x onerror="window.hacked=1"> <script>window.hacked=2</script>';
+    const root = run({ n: 1, name: evil, start: 0, end: 1000 });
+    const child = run({ n: 2, name: 'javascript:alert(1)', parent: root, runType: 'tool', start: 10, end: 20 });
+    const rtl = run({ n: 3, name: 'file\u202Egnp.exe', parent: root, start: 30, end: 40 });
+    const outputs = {
+      messages: [{ role: 'assistant', content: [{ type: 'text', text: evil }, { type: 'image_url', image_url: { url: 'javascript:alert(1)' } }] }],
+    };
+    const app = await open('trace', {
+      handlers: traceHost([root, child, rtl], {}, {
+        details: {
+          [root.id]: {
+            outputs: payload(outputs),
+            metadata: payload({ link: 'javascript:alert(1)', html: evil }),
+            attachments: [{ name: evil, url: 'https://example.com/a.txt', mimeType: 'text/plain' }],
+            feedback: [{ id: uid(77), key: evil, score: 1, value: 'javascript:alert(1)', comment: evil, source: 'api', createdAt: T0 }],
+          },
+        },
+      }),
+    });
+    await app.page.getByTestId('outputs').getByTestId('message').waitFor();
+    await app.page.getByTestId('attachments').waitFor();
+    assert.equal(await app.page.getByTestId('trace-name').textContent(), evil);
+    assert.equal(await app.page.locator('#root img, #root script, #root a, #root iframe').count(), 0);
+    assert.equal(await app.page.evaluate(() => (window as unknown as { hacked?: number }).hacked), undefined);
+    assert.ok(((await app.page.getByTestId('outputs').textContent()) ?? '').includes(evil));
+    assert.equal(await row(app, rtl.id).getByTestId('run-name').textContent(), 'file\u202Egnp.exe');
+    assert.deepEqual(app.cspViolations, []);
+  });
+
+  it('adds feedback: the form sends what was typed, the item appears, errors show', async () => {
+    const a = agent();
+    const added: unknown[] = [];
+    let fail = true;
+    const app = await open('trace', {
+      handlers: traceHost(a.all, {}, {
+        extra: {
+          'trace/addFeedback': (p) => {
+            added.push(p);
+            if (fail) {
+              fail = false;
+              throw new HostError('requestFailed', 'LangSmith refused the feedback.');
+            }
+            const q = p as { key: string; score: number | null; value: string | null; comment: string | null };
+            return { id: uid(500), key: q.key, score: q.score, value: q.value, comment: q.comment, source: 'app', createdAt: T0 } satisfies FeedbackItem;
+          },
+        },
+      }),
+    });
+    const fb = app.page.getByTestId('feedback');
+    await fb.waitFor();
+    await fb.getByTestId('fb-key').fill('correctness');
+    await fb.getByTestId('fb-score').fill('0.5');
+    await fb.getByTestId('fb-value').fill('mostly right');
+    await fb.getByTestId('fb-comment').fill('cites the wrong page');
+    await fb.getByTestId('fb-submit').click();
+    await fb.getByTestId('fb-error').getByText('LangSmith refused the feedback.').waitFor();
+    await fb.getByTestId('fb-submit').click();
+    await fb.getByTestId('feedback-item').waitFor();
+    assert.deepEqual(added[1], { runId: a.root.id, key: 'correctness', score: 0.5, value: 'mostly right', comment: 'cites the wrong page' });
+    assert.match((await fb.getByTestId('feedback-item').textContent()) ?? '', /correctness.*0\.5.*mostly right.*cites the wrong page/s);
+    assert.equal(await fb.getByTestId('fb-key').inputValue(), '');
+  });
+
+  it('acts on the trace: share gives a public link, errors and messages show, a shared trace only copies', async () => {
+    const a = agent();
+    const acts: unknown[] = [];
+    const app = await open('trace', {
+      handlers: traceHost(a.all, { selectedRunId: a.llm1.id }, {
+        extra: {
+          'trace/act': (p) => {
+            acts.push(p);
+            const action = (p as { action: string }).action;
+            if (action === 'share') return { message: 'Shared.', shareUrl: 'https://smith.langchain.com/public/abc/r' };
+            if (action === 'addToQueue') throw new HostError('requestFailed', 'No annotation queues.');
+            return { message: 'Done.' };
+          },
+        },
+      }),
+    });
+    await app.page.getByTestId('act-share').click();
+    await app.page.getByTestId('act-copyPublicLink').waitFor();
+    await app.page.getByTestId('act-unshare').waitFor();
+    assert.deepEqual(acts[0], { action: 'share', runId: a.root.id });
+    await app.page.getByTestId('act-message').getByText('Shared.').waitFor();
+    await app.page.getByTestId('act-openInPlayground').click();
+    assert.deepEqual(acts[1], { action: 'openInPlayground', runId: a.llm1.id });
+    await app.page.getByTestId('act-addToQueue').click();
+    await app.page.getByTestId('act-error').getByText('No annotation queues.').waitFor();
+    await app.close();
+
+    const shared = await open('trace', { handlers: traceHost(a.all, { trace: traceOf(a.all, { readOnly: true, shareUrl: 'https://smith.langchain.com/public/abc/r' }) }) });
+    await shared.page.getByTestId('act-copyId').waitFor();
+    const actions = await shared.page.locator('.tv-actions button').allTextContents();
+    assert.deepEqual(actions, ['Copy ID', 'Copy Public Link']);
+  });
+
+  it('reloads a running trace while shown, keeping the selection', async () => {
+    const root = run({ n: 1, name: 'root', start: 0, end: null, status: 'pending' });
+    const first = run({ n: 2, name: 'first', parent: root, start: 10, end: 20 });
+    let reloads = 0;
+    const app = await open('trace', {
+      handlers: {
+        ...traceHost([root, first], { trace: traceOf([root, first], { status: 'pending', end: null }) }),
+        'trace/reload': () => {
+          reloads++;
+          const later = run({ n: 3, name: 'second', parent: root, start: 30, end: 40 });
+          const done = reloads >= 2;
+          const r = { ...root, status: done ? 'success' : 'pending', end: done ? T0 + 100 : null } as RunRow;
+          return { kind: 'trace', trace: traceOf([r, first, later], { status: r.status, end: r.end }), selectedRunId: null } satisfies TraceState;
+        },
+      },
+    });
+    await row(app, first.id).click();
+    await app.page.getByText('second', { exact: true }).waitFor({ timeout: 10_000 });
+    assert.equal(await selectedName(app), 'first');
+    await eventually(async () => assert.equal(await app.page.getByTestId('trace-status').textContent(), 'Success'), 10_000);
+    const count = reloads;
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(reloads, count, 'no reloads once complete');
+  });
+
+  it('shows a thread: each turn its human input and AI answer; Open trace opens the turn', async () => {
+    const turn = (n: number, human: unknown, ai: unknown, over: Partial<ThreadTurn> = {}): ThreadTurn => ({
+      traceId: uid(n),
+      rootRunId: uid(n),
+      name: 'chat_turn',
+      status: 'success',
+      start: T0 + n * 60_000,
+      end: T0 + n * 60_000 + 1500,
+      tokens: { prompt: 10, completion: 20, total: 30 },
+      cost: null,
+      inputs: payload(human),
+      outputs: payload(ai),
+      errorPreview: null,
+      ...over,
+    });
+    const thread: ThreadData = {
+      threadId: 'thread-42',
+      project: { id: uid(9000), name: 'support-bot' },
+      turns: [
+        turn(1, { messages: [{ role: 'system', content: 'Be nice.' }, { role: 'user', content: 'Hello, who are you?' }] }, { messages: [{ role: 'assistant', content: 'I am the support bot.' }] }),
+        turn(2, { question: 'How do I reset my password?' }, { answer: 'Use the reset link.' }),
+        turn(3, { question: 'And then?' }, null, { status: 'error', errorPreview: 'RateLimitError: slow down', outputs: null }),
+      ],
+      moreTurns: 5,
+      totals: { turns: 8, latencyP50: 1500, latencyP99: 4000, tokens: { prompt: 30, completion: 60, total: 90 }, cost: { prompt: null, completion: null, total: 0.012 }, erroredTurns: 1 },
+    };
+    const acts: unknown[] = [];
+    const app = await open('trace', {
+      handlers: {
+        'trace/ready': () => READY({ kind: 'thread', thread }),
+        'trace/act': (p) => {
+          acts.push(p);
+          return { message: null };
+        },
+      },
+    });
+    const turns = app.page.getByTestId('turn');
+    await turns.first().waitFor();
+    assert.equal(await turns.count(), 3);
+    const t1 = turns.nth(0);
+    assert.deepEqual(await t1.locator('[data-testid="message"] .tv-role').allTextContents(), ['Human', 'AI']);
+    assert.match((await t1.textContent()) ?? '', /Hello, who are you\?.*I am the support bot\./s);
+    assert.doesNotMatch((await t1.textContent()) ?? '', /Be nice/);
+    assert.match((await turns.nth(1).textContent()) ?? '', /How do I reset my password\?.*Use the reset link\./s);
+    await turns.nth(2).getByTestId('turn-error').getByText(/RateLimitError/).waitFor();
+    await app.page.getByTestId('more-turns').getByText('5 earlier turns not shown.').waitFor();
+    await turns.nth(1).getByTestId('open-trace').click();
+    await eventually(() => assert.deepEqual(acts, [{ action: 'openTrace', runId: uid(2) }]));
+    await screenshot(app.page, 'trace-thread-dark');
+  });
+
+  it('shows a problem with Retry, which reloads and shows the trace', async () => {
+    const a = agent();
+    const app = await open('trace', {
+      theme: 'light',
+      handlers: {
+        ...traceHost(a.all),
+        'trace/ready': () => READY({ kind: 'problem', problem: { code: 'failed', message: 'LangSmith did not answer (503).' } }),
+        'trace/reload': () => ({ kind: 'trace', trace: traceOf(a.all), selectedRunId: null }) satisfies TraceState,
+      },
+    });
+    await app.page.getByText('LangSmith did not answer (503).').waitFor();
+    await app.page.getByTestId('retry').click();
+    await app.page.getByTestId('trace-name').getByText('AgentExecutor').waitFor();
+    assert.equal(app.requests('trace/reload').length, 1);
   });
 });
