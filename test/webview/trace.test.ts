@@ -259,7 +259,14 @@ describe('webview: trace viewer', () => {
       ],
     };
     const app = await open('trace', {
-      handlers: traceHost(a.all, { selectedRunId: a.llm2.id }, { details: { [a.llm2.id]: { inputs: payload(llmInputs), outputs: payload(llmOutputs) }, [a.retriever.id]: { outputs: payload(docs) } } }),
+      handlers: traceHost(a.all, { selectedRunId: a.llm2.id }, {
+        details: {
+          [a.llm2.id]: { inputs: payload(llmInputs), outputs: payload(llmOutputs) },
+          [a.retriever.id]: { outputs: payload(docs) },
+          [a.prompt.id]: { outputs: payload({ lc: 1, type: 'constructor', id: ['langchain', 'prompts', 'base', 'StringPromptValue'], kwargs: { text: 'Answer in French: hello' } }) },
+          [a.root.id]: { outputs: payload({ output: { type: 'ai', content: 'Final answer from the agent' }, intermediate_steps: [] }) },
+        },
+      }),
     });
     const input = app.page.getByTestId('inputs');
     await input.getByTestId('conversation').waitFor();
@@ -267,6 +274,12 @@ describe('webview: trace viewer', () => {
     const out = app.page.getByTestId('outputs');
     assert.deepEqual(await out.locator('[data-testid="message"] .tv-role').allTextContents(), ['AI']);
     assert.match((await out.getByTestId('tool-call').textContent()) ?? '', /lookup.*"q": "greeting"/s);
+    await row(app, a.prompt.id).click();
+    await app.page.getByTestId('detail-name').getByText('ChatPromptTemplate').waitFor();
+    await app.page.getByTestId('outputs').getByText('Answer in French: hello').waitFor();
+    assert.equal(await app.page.getByTestId('outputs').getByText('"kwargs":').count(), 0, 'a prompt value is shown as its text');
+    await row(app, a.root.id).click();
+    await app.page.getByTestId('outputs').getByTestId('message').getByText('Final answer from the agent').waitFor();
     await row(app, a.retriever.id).click();
     const documents = app.page.getByTestId('outputs').getByTestId('document');
     await documents.first().waitFor();
@@ -651,6 +664,7 @@ describe('webview: trace viewer', () => {
       },
     });
     await app.page.getByText('LangSmith did not answer (503).').waitFor();
+    await screenshot(app.page, 'trace-problem-light');
     await app.page.getByTestId('retry').click();
     await app.page.getByTestId('trace-name').getByText('AgentExecutor').waitFor();
     assert.equal(app.requests('trace/reload').length, 1);

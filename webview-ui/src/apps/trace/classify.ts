@@ -254,6 +254,11 @@ export function classify(value: unknown): View {
     }
     if (docs.length) return { kind: 'documents', documents: docs };
   }
+  // An agent's or a chain's output that is a message, beside other keys.
+  const output = asMessage(value.output, ['output']);
+  if (output) return { kind: 'messages', messages: [output] };
+  // A serialized prompt value: StringPromptValue {text} or ChatPromptValue {messages}.
+  if (value.lc === 1 && isObj(value.kwargs) && typeof value.kwargs.text === 'string') return { kind: 'text', label: null, text: value.kwargs.text, path: ['kwargs', 'text'] };
   const keys = Object.keys(value);
   if (keys.length === 1) {
     const key = keys[0]!;
