@@ -437,6 +437,11 @@ describe('webview: trace viewer', () => {
     assert.equal(await selectedName(app), 'search_tool');
     // The error is shown in the detail.
     await app.page.getByTestId('error').getByText(/ValueError: something failed/).waitFor();
+    await app.page.getByTestId('find').fill('tool');
+    await app.page.locator('.tv-row-marked').first().waitFor();
+    await screenshot(app.page, 'trace-error-find-dark');
+    await app.page.getByTestId('find').press('Escape');
+    await row(app, a.tool.id).click();
     await kb.press('/');
     assert.equal(await app.page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'find');
   });
@@ -668,5 +673,33 @@ describe('webview: trace viewer', () => {
     await app.page.getByTestId('retry').click();
     await app.page.getByTestId('trace-name').getByText('AgentExecutor').waitFor();
     assert.equal(app.requests('trace/reload').length, 1);
+  });
+
+  it('stops reloading a running trace while the panel is hidden, and resumes when shown', async function () {
+    this.timeout(60_000);
+    const root = run({ n: 1, name: 'root', start: 0, end: null, status: 'pending' });
+    const pending = (): TraceState => ({ kind: 'trace', trace: traceOf([root], { status: 'pending', end: null }), selectedRunId: null });
+    let reloads = 0;
+    const app = await open('trace', {
+      handlers: {
+        ...traceHost([root], { trace: traceOf([root], { status: 'pending', end: null }) }),
+        'trace/reload': () => {
+          reloads++;
+          return pending();
+        },
+      },
+    });
+    await eventually(() => assert.ok(reloads >= 1), 6000);
+    // A string, not a function: the test runner's transpiler would add helpers the page does not have.
+    const setVisibility = (state: 'hidden' | 'visible') =>
+      app.page.evaluate(`Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => '${state}' });
+        document.dispatchEvent(new Event('visibilitychange'));`);
+    await setVisibility('hidden');
+    await new Promise((r) => setTimeout(r, 300));
+    const whileHidden = reloads;
+    await new Promise((r) => setTimeout(r, 4500));
+    assert.equal(reloads, whileHidden, 'no reloads while hidden');
+    await setVisibility('visible');
+    await eventually(() => assert.ok(reloads > whileHidden), 6000);
   });
 });

@@ -129,7 +129,7 @@ function DetailBody({ detail, onFeedback }: { detail: RunDetail; onFeedback(item
         )}
         {detail.metadata && (
           <>
-            <h4>Metadata</h4>
+            <h4>Run metadata</h4>
             <PayloadView payload={detail.metadata} runId={detail.id} part="metadata" asJson />
           </>
         )}
