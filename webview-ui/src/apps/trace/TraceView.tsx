@@ -1,0 +1,286 @@
+// One trace: the header, the find box, the run tree (left, or above when narrow) and the selected run's detail.
+// Selection, collapsed runs and the find box are the page's own; a running trace is read again every
+// RUNNING_REFRESH_MS while the panel is shown, keeping all of them (and the tree's scroll).
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { FindInTrace, Reload, RUNNING_REFRESH_MS, SelectRun, type TraceData, type TraceState } from '../../../../src/protocol/trace';
+import { useAppState, useNotification, useRequest } from '../../common/app';
+import { TextButton } from '../../common/components';
+import { DetailPane } from './DetailPane';
+import { Header } from './Header';
+import { TreePane, type TreePaneHandle } from './TreePane';
+import { buildTree, expandTo, timeSpan, visibleRows } from './tree';
+
+const FIND_DELAY_MS = 250;
+
+type TraceStateOf = Extract<TraceState, { kind: 'trace' }>;
+
+export function TraceView({ trace, initialRunId }: { trace: TraceData; initialRunId: string | null }) {
+  const [, setState] = useAppState<TraceState>();
+  const tree = useMemo(() => buildTree(trace.runs), [trace.runs]);
+  const now = useMemo(() => Date.now(), [trace]);
+  const span = useMemo(() => timeSpan(trace.runs, now), [trace.runs, now]);
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
+  const [selectedId, setSelectedId] = useState<string | undefined>(() =>
+    initialRunId !== null && tree.index.has(initialRunId) ? initialRunId : tree.index.has(trace.header.rootRunId) ? trace.header.rootRunId : tree.runs[tree.roots[0] ?? -1]?.id,
+  );
+  const visible = useMemo(() => visibleRows(tree, collapsed), [tree, collapsed]);
+  const treeRef = useRef<TreePaneHandle>(null);
+  const findRef = useRef<HTMLInputElement>(null);
+  const [version, setVersion] = useState(0);
+
+  const select = useCallback(
+    (id: string) => {
+      if (!tree.index.has(id)) return;
+      setSelectedId(id);
+      setCollapsed((c) => expandTo(tree, c, id));
+    },
+    [tree],
+  );
+  const toggle = useCallback((id: string) => {
+    setCollapsed((c) => {
+      const next = new Set(c);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  }, []);
+
+  useNotification(SelectRun, ({ runId }) => select(runId));
+
+  // ---- find
+  const find = useRequest(FindInTrace);
+  const [text, setText] = useState('');
+  const [found, setFound] = useState<{ text: string; ids: string[] }>();
+  const [at, setAt] = useState(-1);
+  const needle = text.trim();
+  const current = found && found.text === needle ? found : undefined;
+  const local = useMemo(() => {
+    if (!needle || current) return undefined;
+    const lower = needle.toLowerCase();
+    return tree.runs.filter((r) => r.name.toLowerCase().includes(lower)).map((r) => r.id);
+  }, [needle, current, tree]);
+  const marked = useMemo<ReadonlySet<string>>(() => new Set(current?.ids ?? local ?? []), [current, local]);
+
+  const search = useCallback(
+    async (value: string, selectFirst: boolean) => {
+      const result = await find.run({ text: value });
+      if (!result.ok) return;
+      setFound({ text: value, ids: result.value.runIds });
+      setAt(-1);
+      if (selectFirst && result.value.runIds[0] !== undefined) {
+        setAt(0);
+        select(result.value.runIds[0]);
+      }
+    },
+    [find.run, select],
+  );
+  useEffect(() => {
+    if (!needle || found?.text === needle) return undefined;
+    const timer = setTimeout(() => void search(needle, false), FIND_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [needle, found, search]);
+
+  function step(delta: number) {
+    if (!current?.ids.length) return;
+    const n = current.ids.length;
+    const next = at < 0 ? (delta > 0 ? 0 : n - 1) : (at + delta + n) % n;
+    setAt(next);
+    select(current.ids[next]!);
+  }
+
+  function onFindKey(e: KeyboardEvent<HTMLInputElement>) {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      if (!needle) return;
+      if (current) step(e.shiftKey ? -1 : 1);
+      else void search(needle, true);
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      clearFind();
+      treeRef.current?.focus();
+    } else if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      treeRef.current?.focus();
+    }
+  }
+  function clearFind() {
+    find.cancel();
+    setText('');
+    setFound(undefined);
+    setAt(-1);
+  }
+
+  // ---- errors, keyboard
+  const jumpToError = useCallback(
+    (delta: 1 | -1) => {
+      const order = tree.order;
+      const n = order.length;
+      if (!n) return;
+      const from = selectedId !== undefined && tree.index.has(selectedId) ? tree.position[tree.index.get(selectedId)!]! : delta > 0 ? -1 : n;
+      for (let k = 1; k <= n; k++) {
+        const pos = (((from + delta * k) % n) + n) % n;
+        const run = tree.runs[order[pos]!]!;
+        if (run.status === 'error') {
+          select(run.id);
+          return;
+        }
+      }
+    },
+    [tree, selectedId, select],
+  );
+
+  useEffect(() => {
+    function onKey(e: globalThis.KeyboardEvent) {
+      const target = e.target as HTMLElement | null;
+      if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable)) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === '/') {
+        e.preventDefault();
+        findRef.current?.focus();
+        findRef.current?.select();
+      } else if (e.key === '[' || e.key === ']') {
+        e.preventDefault();
+        jumpToError(e.key === ']' ? 1 : -1);
+      }
+    }
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [jumpToError]);
+
+  function onTreeKey(e: KeyboardEvent<HTMLDivElement>) {
+    const i = selectedId === undefined ? undefined : tree.index.get(selectedId);
+    const pos = i === undefined ? -1 : visible.indexOf(i);
+    const go = (p: number) => {
+      const target = visible[Math.max(0, Math.min(visible.length - 1, p))];
+      if (target !== undefined) select(tree.runs[target]!.id);
+    };
+    switch (e.key) {
+      case 'ArrowDown':
+        go(pos + 1);
+        break;
+      case 'ArrowUp':
+        go(pos < 0 ? 0 : pos - 1);
+        break;
+      case 'Home':
+        go(0);
+        break;
+      case 'End':
+        go(visible.length - 1);
+        break;
+      case 'PageDown':
+        go(pos + 10);
+        break;
+      case 'PageUp':
+        go(pos - 10);
+        break;
+      case 'ArrowLeft': {
+        if (i === undefined) return go(0);
+        const id = tree.runs[i]!.id;
+        if (tree.children[i]!.length && !collapsed.has(id)) toggle(id);
+        else if (tree.parent[i]! >= 0) select(tree.runs[tree.parent[i]!]!.id);
+        break;
+      }
+      case 'ArrowRight': {
+        if (i === undefined) return go(0);
+        const id = tree.runs[i]!.id;
+        if (!tree.children[i]!.length) return;
+        if (collapsed.has(id)) toggle(id);
+        else select(tree.runs[tree.children[i]![0]!]!.id);
+        break;
+      }
+      default:
+        return;
+    }
+    e.preventDefault();
+  }
+
+  // ---- a running trace is read again while shown
+  const reload = useRequest(Reload);
+  const running = trace.header.status === 'pending';
+  useEffect(() => {
+    if (!running) return undefined;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    let busy = false;
+    const tick = async () => {
+      if (busy || document.visibilityState !== 'visible') return;
+      busy = true;
+      const result = await reload.run({});
+      busy = false;
+      if (result.ok && result.value.kind === 'trace') {
+        const next = result.value;
+        setState((prev) => (prev.kind === 'trace' ? { ...next, selectedRunId: prev.selectedRunId } : prev));
+        setVersion((v) => v + 1);
+      }
+    };
+    const start = () => {
+      if (timer === undefined && document.visibilityState === 'visible') timer = setInterval(() => void tick(), RUNNING_REFRESH_MS);
+    };
+    const stop = () => {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+    };
+    const onVisibility = () => (document.visibilityState === 'visible' ? start() : stop());
+    start();
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      stop();
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
+  }, [running]);
+
+  const setShareUrl = useCallback(
+    (url: string | null) => setState((prev) => (prev.kind === 'trace' ? ({ ...prev, trace: { ...prev.trace, header: { ...prev.trace.header, shareUrl: url } } } satisfies TraceStateOf) : prev)),
+    [setState],
+  );
+
+  const selected = selectedId === undefined ? undefined : tree.runs[tree.index.get(selectedId) ?? -1];
+  const count = current?.ids.length ?? 0;
+  return (
+    <main className="tv-page">
+      <Header header={trace.header} selected={selected} onShareUrl={setShareUrl} />
+      <div className="tv-main">
+        <div className="tv-tree-pane">
+          <div className="tv-find" role="search">
+            <input
+              ref={findRef}
+              className="lsw-input tv-find-input"
+              type="search"
+              placeholder="Find in trace ( / )"
+              aria-label="Find in trace"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              onKeyDown={onFindKey}
+              data-testid="find"
+            />
+            <span className="tv-find-count" aria-live="polite" data-testid="find-count">
+              {needle ? (current ? (count ? `${at >= 0 ? at + 1 : 0} of ${count}` : 'No results') : find.pending ? 'Finding…' : '') : ''}
+            </span>
+            <TextButton aria-label="Previous result" title="Previous result (Shift+Enter)" disabled={!count} onClick={() => step(-1)}>
+              ↑
+            </TextButton>
+            <TextButton aria-label="Next result" title="Next result (Enter)" disabled={!count} onClick={() => step(1)}>
+              ↓
+            </TextButton>
+          </div>
+          <div className="tv-tree-head tv-muted" aria-hidden="true">
+            <span className="tv-name">{tree.runs.length.toLocaleString('en-US')} runs</span>
+            {running && <span>refreshing every {RUNNING_REFRESH_MS / 1000} s</span>}
+          </div>
+          <TreePane
+            ref={treeRef}
+            tree={tree}
+            visible={visible}
+            selectedId={selectedId}
+            collapsed={collapsed}
+            marked={marked}
+            span={span}
+            now={now}
+            onSelect={select}
+            onToggle={toggle}
+            onKeyDown={onTreeKey}
+          />
+        </div>
+        <DetailPane run={selected} version={version} />
+      </div>
+    </main>
+  );
+}
