@@ -34,6 +34,7 @@ export const MSG = {
   datasetNotFound: (id: string | undefined, name: string | undefined) => `Dataset[id=${id}, name=${name}] not found`,
   traceNotFound: (traceId: string, projectId?: string) =>
     projectId === undefined ? `Trace ${traceId} not found` : `Trace ${traceId} not found in project ${projectId}`,
+  invalidThreadId: (value: unknown) => `Invalid thread id: ${String(value)}`,
   threadNotFound: (threadId: string, projectId: string) => `Thread ${threadId} not found in project ${projectId}`,
   multipartUnsupported:
     'Your LangSmith deployment does not allow using the multipart examples endpoint, please upgrade your deployment to the latest version.',

@@ -466,7 +466,7 @@ export interface TraceRun extends Run {
   first_token_time: string | null;
   /** The error cut to a preview (v2's ERROR_PREVIEW; v1's error cut the same way), null without one. */
   error_preview: string | null;
-  /** The conversation the run belongs to (metadata thread_id, session_id or conversation_id), when known. */
+  /** The conversation the run belongs to (metadata thread_id, session_id or conversation_id): v2 only, else null. */
   thread_id: string | null;
 }
 

@@ -174,6 +174,15 @@ describe('client ↔ local server: traces and threads (v2 where the server has i
     assert.ok(a.runs.some((r) => r.parent_run_id && byId.get(r.parent_run_id)!.run_type === 'llm'), 'nested three deep');
   });
 
+  it('names the thread of a run on v2 (v1 is not asked: older servers may not know the select)', async () => {
+    const a = await v2.c.traces.runs(conv.turnIds[0]!, { projectId: v2.projectId });
+    assert.deepEqual(a.runs.map((r) => r.thread_id), [THREAD, THREAD]);
+    const b = await v1.c.traces.runs(conv.turnIds[0]!, { projectId: v1.projectId });
+    assert.deepEqual(b.runs.map((r) => r.thread_id), [null, null]);
+    assert.deepEqual(a.runs.map((r) => ({ ...treeView(v2, r), thread_id: null })), b.runs.map((r) => treeView(v1, r)));
+    assert.deepEqual(a.runs.map((r) => r.total_tokens), [0, 15]);
+  });
+
   it('a missing trace is a not-found error naming it, on both APIs', async () => {
     const missing = uuid4();
     for (const side of [v2, v1]) {
@@ -198,6 +207,7 @@ describe('client ↔ local server: traces and threads (v2 where the server has i
       await assert.rejects(c.traces.runs(big.rootId, { projectId: 'x' }), /Invalid UUID for projectId: x/);
       await assert.rejects(c.traces.find('nope', 'x'), /Invalid UUID for traceId: nope/);
       await assert.rejects(c.threads.turns(THREAD, { projectId: 'x' }), /Invalid UUID for projectId: x/);
+      await assert.rejects(c.threads.stats('', { projectId: v2.projectId }), (e: unknown) => e instanceof LangSmithValidationError && e.message === 'Invalid thread id: ');
     });
     assert.deepEqual(requests, []);
   });
@@ -249,6 +259,8 @@ describe('client ↔ local server: traces and threads (v2 where the server has i
       assert.equal(t.errored_turns, 1, side.label);
       assert.ok(t.latency_p50 !== null && t.latency_p50 > 0);
       assert.deepEqual(await collect(side.c.threads.list({ projectId: side.projectId, limit: 1 })).then((l) => l.map((x) => x.thread_id)), ['other-conv']);
+      const { result: none, requests } = await logged(side, () => collect(side.c.threads.list({ projectId: side.projectId, limit: 0 })));
+      assert.deepEqual([none, requests], [[], []]);
     }
   });
 

@@ -127,7 +127,7 @@ const quoted = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 const aheadOfNow = () => new Date(Date.now() + 24 * 3600 * 1000).toISOString();
 
 function checkThreadId(threadId: unknown): string {
-  if (typeof threadId !== 'string' || threadId.length === 0) throw new LangSmithValidationError(`Invalid thread id: ${String(threadId)}`);
+  if (typeof threadId !== 'string' || threadId.length === 0) throw new LangSmithValidationError(MSG.invalidThreadId(threadId));
   return threadId;
 }
 
@@ -274,6 +274,7 @@ export class ThreadsResource {
     const hasV2 = (signal?: AbortSignal) => this.hasV2(signal);
     const v1Roots = (filter: string, signal?: AbortSignal) => this.v1Roots(o.projectId, filter, signal);
     return (async function* () {
+      if ((o.limit ?? Infinity) <= 0) return;
       if (!(await hasV2(o.signal))) {
         yield* groupThreads(v1Roots(`in(metadata_key, [${THREAD_METADATA_KEYS.map(quoted).join(', ')}])`, o.signal), o);
         return;

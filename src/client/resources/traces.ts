@@ -26,11 +26,14 @@ const TREE_V2_SELECTS = [
   'ERROR_PREVIEW', 'THREAD_ID',
 ] as const;
 
-/** The same on v1 (whose `error` is whole: the preview is cut here). */
+/**
+ * The same on v1 (whose `error` is whole: the preview is cut here). Not `thread_id`: servers before 0.16, the ones
+ * read on v1, may not know it as a select (and refuse the query); the row's thread_id is then null.
+ */
 const TREE_V1_SELECT = [
   'id', 'name', 'run_type', 'status', 'start_time', 'end_time', 'parent_run_id', 'dotted_order', 'trace_id', 'session_id',
   'total_tokens', 'prompt_tokens', 'completion_tokens', 'total_cost', 'prompt_cost', 'completion_cost', 'first_token_time',
-  'error', 'thread_id',
+  'error',
 ] as const;
 
 export interface TraceReadOptions {
