@@ -183,8 +183,9 @@ export const ThreadData = z.strictObject({
   moreTurns: count,
   totals: z.strictObject({
     turns: count,
-    latencyP50: z.nullable(z.number()),
-    latencyP99: z.nullable(z.number()),
+    /** The turns' latency percentiles, in milliseconds. */
+    latencyP50: z.nullable(ms),
+    latencyP99: z.nullable(ms),
     tokens: Tokens,
     cost: z.nullable(Cost),
     erroredTurns: count,

@@ -194,8 +194,9 @@ export function threadTotals(stats: ThreadStats) {
   const cost = stats.prompt_cost === null && stats.completion_cost === null && stats.total_cost === null ? null : { prompt: stats.prompt_cost, completion: stats.completion_cost, total: stats.total_cost };
   return {
     turns: stats.turns,
-    latencyP50: stats.latency_p50,
-    latencyP99: stats.latency_p99,
+    // The API says seconds; the page counts in milliseconds, as it does every time.
+    latencyP50: stats.latency_p50 === null ? null : stats.latency_p50 * 1000,
+    latencyP99: stats.latency_p99 === null ? null : stats.latency_p99 * 1000,
     tokens: { prompt: count(stats.prompt_tokens), completion: count(stats.completion_tokens), total: count(stats.total_tokens) },
     cost,
     erroredTurns: stats.errored_turns,

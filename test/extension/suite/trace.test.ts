@@ -224,7 +224,7 @@ describe('trace viewer', function () {
     assert.equal(thread.totals.turns, 3);
     assert.deepEqual(thread.turns.map((t) => (t.inputs?.value as { messages: { content: string }[] }).messages[0]!.content), ['question 1', 'question 2', 'question 3']);
     assert.equal(thread.project.name, threadProject);
-    assert.ok(thread.totals.latencyP50 !== null && thread.totals.latencyP50 >= 1.5);
+    assert.ok(thread.totals.latencyP50 !== null && thread.totals.latencyP50 >= 1500, `p50 ${thread.totals.latencyP50} ms`);
     host.dispose();
   });
 
