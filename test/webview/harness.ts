@@ -139,7 +139,8 @@ export async function openApp(browser: Browser, app: string, options: AppOptions
         reply = { kind: 'response', id: message.id, ok: false, error: { code: e.code ?? 'requestFailed', message: e.message } };
       }
     }
-    await p.evaluate((m) => window.postMessage(m, '*'), reply).catch(() => undefined);
+    // As text: Playwright's own serializer takes seconds over a megabyte-sized object, VS Code's postMessage does not.
+    await p.evaluate((json) => window.postMessage(JSON.parse(json), '*'), JSON.stringify(reply)).catch(() => undefined);
   });
   // VS Code keeps a webview's state across reloads of its page: sessionStorage does the same for this tab.
   // (A string, not a function: the test runner's transpiler would add helpers the page does not have.)
