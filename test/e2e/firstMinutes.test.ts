@@ -42,6 +42,8 @@ describe('the first five minutes', function () {
     await openLangSmithContainer(page);
     const width = await sidebarWidth(page, 300);
     assert.ok(Math.abs(width - 300) <= 12, `sidebar is ${width} px`);
+    // The Projects view alone, so that the runs below a project further down the list are in view.
+    for (const view of ['Datasets', 'Prompts', 'Annotation Queues']) await setViewOpen(page, view, false);
     await row(page, /demo-support-chatbot/).click();
     const runs = sidebar(page).getByRole('treeitem', { name: /SupportPipeline/ });
     await runs.nth(2).waitFor({ timeout: 30_000 });
@@ -57,7 +59,7 @@ describe('the first five minutes', function () {
     assert.ok(visible.every((v) => v.split('|')[1]!.length > 0), `the time of each run shows at 300 px: ${visible.join(' / ')}`);
     await screenshot(page, 'tree-300px-runs');
 
-    for (const view of ['Projects', 'Datasets', 'Prompts']) await setViewOpen(page, view, false);
+    await setViewOpen(page, 'Projects', false);
     await setViewOpen(page, 'Annotation Queues', true);
     await row(page, /demo-review/).click();
     await row(page, /^1\. /).waitFor({ timeout: 30_000 });

@@ -1,7 +1,7 @@
 // The playground through the real workbench, as a new user tries it after `npm start`: open the demo prompt file,
 // click Run above its first line, fill in the variables, run, watch the answer come from the local server's
 // local-echo model, then switch to Chat and send a follow-up that carries the conversation; both runs are traced
-// to the playground project, and Show trace selects the run (with its children) in the Projects view.
+// to the playground project, and Show trace opens the run's trace (with its children) in the trace viewer.
 import assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { getJson, okJson } from '../harness/http';
@@ -36,7 +36,7 @@ describe('playground in the workbench', function () {
     return ((await frame.getByTestId('outcome').first().textContent()) ?? '').trim();
   }
 
-  it('runs the demo prompt with inputs, then a follow-up in chat mode; both traced, Show trace selects the run', async () => {
+  it('runs the demo prompt with inputs, then a follow-up in chat mode; both traced, Show trace opens its trace', async () => {
     const { page } = wb;
     await openFile(page, 'demo-summarizer.prompt.yaml');
     const lens = page.locator('.codelens-decoration a', { hasText: 'Run' });
@@ -94,13 +94,15 @@ describe('playground in the workbench', function () {
       ['system', 'user', 'assistant', 'user'],
     );
 
-    // Show trace: the Projects view opens with the run selected, its children below it.
+    // Show trace: the run's trace opens in the trace viewer, its children in the tree.
     await frame.getByTestId('show-trace').first().click();
-    const sidebar = page.locator('.part.sidebar');
-    const selected = sidebar.locator('.monaco-list-row.selected', { hasText: 'Playground' });
-    await selected.waitFor({ timeout: 30_000 });
-    await sidebar.locator('.monaco-list-row', { hasText: 'ChatOpenAI' }).first().waitFor({ timeout: 15_000 });
-    await sidebar.locator('.monaco-list-row', { hasText: 'ChatPromptTemplate' }).first().waitFor({ timeout: 15_000 });
-    await screenshot(page, 'playground-trace-in-tree');
+    const trace = await eventually(async () => {
+      const f = await webviewFrame(page).catch(() => null);
+      return f && (await f.getByTestId('tree').count().catch(() => 0)) ? f : null;
+    }, 30_000);
+    await trace.getByTestId('trace-name').filter({ hasText: 'Playground' }).waitFor({ timeout: 30_000 });
+    await trace.getByTestId('run-name').filter({ hasText: 'ChatOpenAI' }).first().waitFor({ timeout: 15_000 });
+    await trace.getByTestId('run-name').filter({ hasText: 'ChatPromptTemplate' }).first().waitFor({ timeout: 15_000 });
+    await screenshot(page, 'playground-trace');
   });
 });

@@ -64,8 +64,9 @@ describe('rows and menus a new user sees', function () {
     const table: [ViewName, string, string[]][] = [
       ['projects', 'project', ['copyId', 'copyLink', 'deleteProject', 'openInLangSmith', 'refreshItem', 'renameProject']],
       ['projects', 'project.experiment', ['compareExperiments', 'copyId', 'copyLink', 'deleteProject', 'openInLangSmith', 'refreshItem', 'renameProject']],
-      ['projects', 'run.unshared', ['addFeedback', 'addRunsToQueue', 'copyFeedbackLink', 'copyId', 'copyLink', 'openInLangSmith', 'openRun', 'refreshItem', 'shareRun', 'showFeedback']],
-      ['projects', 'run.shared', ['addFeedback', 'addRunsToQueue', 'copyFeedbackLink', 'copyId', 'copyLink', 'openInLangSmith', 'openRun', 'refreshItem', 'showFeedback', 'unshareRun']],
+      ['projects', 'run.unshared', ['addFeedback', 'addRunToDataset', 'addRunsToQueue', 'copyFeedbackLink', 'copyId', 'copyLink', 'openInLangSmith', 'openRun', 'openTrace', 'refreshItem', 'shareRun', 'showFeedback']],
+      ['projects', 'run.shared', ['addFeedback', 'addRunToDataset', 'addRunsToQueue', 'copyFeedbackLink', 'copyId', 'copyLink', 'openInLangSmith', 'openRun', 'openTrace', 'refreshItem', 'showFeedback', 'unshareRun']],
+      ['projects', 'thread', ['openThread']],
       ['datasets', 'dataset.unshared', ['compareDatasetVersions', 'copyId', 'copyLink', 'createExample', 'deleteDataset', 'exportDatasetForFineTuning', 'openInLangSmith', 'refreshItem', 'renameDataset', 'searchSimilarExamples', 'shareDataset']],
       ['datasets', 'dataset.shared', ['compareDatasetVersions', 'copyId', 'copyLink', 'createExample', 'deleteDataset', 'exportDatasetForFineTuning', 'openInLangSmith', 'refreshItem', 'renameDataset', 'searchSimilarExamples', 'unshareDataset']],
       ['datasets', 'example', ['addExamplesToSplit', 'copyId', 'deleteExamples', 'editExample', 'openExample', 'removeExamplesFromSplit']],
@@ -81,7 +82,7 @@ describe('rows and menus a new user sees', function () {
       ['prompts', 'commit.other.untagged', ['compareCommits', 'copyId', 'copyLink', 'openCommit', 'openCommitManifest', 'openInLangSmith', 'pullPrompt', 'runPrompt']],
       ['prompts', 'publicPrompts', ['refreshItem', 'searchPublicPrompts']],
       ['queues', 'queue', ['copyId', 'deleteQueue', 'editQueue', 'refreshItem']],
-      ['queues', 'queueRun', ['addFeedback', 'copyFeedbackLink', 'copyId', 'openInLangSmith', 'openRun', 'removeRunFromQueue', 'showFeedback']],
+      ['queues', 'queueRun', ['addFeedback', 'copyFeedbackLink', 'copyId', 'openInLangSmith', 'openRun', 'openTrace', 'removeRunFromQueue', 'showFeedback']],
       // A list that failed to load: its error row retries.
       ...(['projects', 'datasets', 'prompts', 'queues'] as const).map((view): [ViewName, string, string[]] => [view, 'loadError', ['refreshItem']]),
     ];
