@@ -454,6 +454,14 @@ describe('webview: trace viewer', () => {
     await app.notify('trace/select', { runId: a.inner.id });
     await eventually(async () => assert.equal(await selectedName(app), 'inner_parser'));
     await app.page.getByTestId('detail-name').getByText('inner_parser').waitFor();
+    // Collapsing the selected run's parent selects the parent.
+    await row(app, a.llm2.id).locator('.tv-twisty').click();
+    await eventually(async () => assert.equal(await row(app, a.llm2.id).getAttribute('aria-selected'), 'true'));
+    // The split moves with the keyboard and is kept.
+    const before = await app.page.getByTestId('tree').evaluate((el) => el.getBoundingClientRect().width);
+    await app.page.getByTestId('splitter').focus();
+    await app.page.keyboard.press('ArrowRight');
+    await eventually(async () => assert.ok((await app.page.getByTestId('tree').evaluate((el) => el.getBoundingClientRect().width)) > before + 20));
   });
 
   it('virtualises 5,000 runs (a 5,000-deep chain too): a window in the DOM, the last run reached by scrolling', async function () {

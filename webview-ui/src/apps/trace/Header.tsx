@@ -8,6 +8,7 @@ import { duration, formatCost, formatCount, formatDuration, formatTime } from '.
 
 const STATUS_LABEL = { success: 'Success', error: 'Error', pending: 'Running' } as const;
 const MESSAGE_MS = 4000;
+const ACT_TIMEOUT_MS = 10 * 60_000;
 
 /** Acts on a run and shows what came of it: a brief message, or the error. */
 export function useAct(onShareUrl?: (url: string | null) => void) {
@@ -22,7 +23,8 @@ export function useAct(onShareUrl?: (url: string | null) => void) {
   async function run(action: TraceAction, runId: string) {
     setError(undefined);
     setMessage(undefined);
-    const result = await act.run({ action, runId });
+    // The host may ask with its own pickers (a queue, a dataset): give the person time.
+    const result = await act.run({ action, runId }, { timeoutMs: ACT_TIMEOUT_MS });
     if (!result.ok) {
       if (result.error.code !== 'cancelled') setError(result.error.message);
       return;
