@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import type { FeedbackItem, Payload, RunDetail, RunRow, ThreadData, ThreadTurn, TraceData, TraceState } from '../../src/protocol/trace';
 import type { Locator } from 'playwright-core';
+import { aiAnswer, classify, humanInput } from '../../webview-ui/src/apps/trace/classify';
+import { ancestorIds, barGeometry, buildTree, dottedParent, expandTo, timeSpan, visibleRows } from '../../webview-ui/src/apps/trace/tree';
 import { HostError, screenshot, withWebviewApps, type OpenApp } from './harness';
 
 const T0 = Date.UTC(2026, 0, 15, 9, 30, 0);
@@ -709,5 +711,77 @@ describe('webview: trace viewer', () => {
     assert.equal(reloads, whileHidden, 'no reloads while hidden');
     await setVisibility('visible');
     await eventually(() => assert.ok(reloads > whileHidden), 6000);
+  });
+});
+
+// The page's pure modules, run in Node: no browser needed to know the tree and the shapes are right.
+describe('webview: trace viewer modules', () => {
+  it('builds a tree from dotted orders, parentIds, cycles and duplicates', () => {
+    const a = agent();
+    const tree = buildTree([a.inner, a.llm2, a.tool, a.root, a.retriever, a.prompt, a.llm1]);
+    assert.deepEqual(
+      tree.order.map((i) => tree.runs[i]!.name),
+      ['AgentExecutor', 'ChatPromptTemplate', 'ChatOpenAI', 'search_tool', 'VectorStoreRetriever', 'ChatOpenAI', 'inner_parser'],
+    );
+    assert.equal(tree.depth[tree.index.get(a.inner.id)!], 2);
+    assert.equal(dottedParent(a.inner.dottedOrder), a.llm2.id);
+    assert.equal(dottedParent(a.root.dottedOrder), undefined);
+    assert.equal(dottedParent(''), undefined);
+    // a → b → a: one of them is cut loose (marked), both are shown once.
+    const x = { ...run({ n: 1, name: 'x' }), dottedOrder: '', parentId: uid(2) };
+    const y = { ...run({ n: 2, name: 'y' }), dottedOrder: '', parentId: uid(1) };
+    const cyc = buildTree([x, y, { ...y, name: 'dup' }]);
+    assert.equal(cyc.order.length, 2);
+    assert.equal(cyc.roots.length, 1);
+    assert.equal(cyc.orphan.filter(Boolean).length, 1);
+    // Collapsing hides the descendants; expandTo opens the way to a run.
+    const collapsed = new Set([a.root.id]);
+    assert.deepEqual(visibleRows(tree, collapsed).length, 1);
+    assert.equal(expandTo(tree, collapsed, a.inner.id).size, 0);
+    assert.deepEqual(ancestorIds(tree, a.inner.id), [a.llm2.id, a.root.id]);
+  });
+
+  it('handles a chain 50,000 deep without recursion', () => {
+    const rows: RunRow[] = [];
+    for (let i = 0; i < 50_000; i++) rows.push({ ...run({ n: 1 + i, start: i }), dottedOrder: '', parentId: i ? uid(i) : null });
+    const tree = buildTree(rows.reverse());
+    assert.equal(tree.order.length, 50_000);
+    assert.equal(tree.depth[tree.index.get(uid(50_000))!], 49_999);
+    assert.equal(visibleRows(tree, new Set([uid(25_000)])).length, 25_000);
+    assert.equal(ancestorIds(tree, uid(50_000)).length, 49_999);
+  });
+
+  it('places bars in the span; a running run reaches now', () => {
+    const root = run({ n: 1, start: 0, end: 1000 });
+    const half = run({ n: 2, parent: root, start: 500, end: 750 });
+    const span = timeSpan([root, half], T0)!;
+    assert.deepEqual(barGeometry(half, span, span.end), { left: 50, width: 25 });
+    const live = run({ n: 3, parent: root, start: 1000, end: null, status: 'pending' });
+    const liveSpan = timeSpan([root, live], T0 + 2000)!;
+    assert.equal(liveSpan.end, T0 + 2000);
+    assert.deepEqual(barGeometry(live, liveSpan, liveSpan.end), { left: 50, width: 50 });
+  });
+
+  it('classifies payloads by what they are', () => {
+    assert.equal(classify({ messages: [{ role: 'user', content: 'hi' }] }).kind, 'messages');
+    assert.equal(classify({ messages: [{ role: 'user', content: 'hi' }, { nope: 1 }] }).kind, 'json');
+    assert.equal(classify({ messages: [[{ type: 'human', data: { content: 'hi' } }]] }).kind, 'messages');
+    assert.equal(classify({ choices: [{ message: { role: 'assistant', content: null, tool_calls: [] } }] }).kind, 'messages');
+    assert.equal(classify({ documents: [{ page_content: 'x', metadata: {} }] }).kind, 'documents');
+    assert.equal(classify({ output: 'plain answer' }).kind, 'text');
+    assert.equal(classify('just a string').kind, 'text');
+    assert.equal(classify({ a: 1, b: [2] }).kind, 'json');
+    assert.equal(classify(null).kind, 'json');
+    const view = classify({ messages: [{ role: 'assistant', content: '', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: 'not json' } }] }] });
+    assert.ok(view.kind === 'messages');
+    assert.deepEqual(view.messages[0]!.toolCalls[0], { id: 'c', name: 'f', args: null, rawArgs: 'not json', path: ['messages', 0, 'tool_calls', 0, 'function', 'arguments'] });
+    const lc = classify({ messages: [[{ lc: 1, type: 'constructor', id: ['x', 'ToolMessage'], kwargs: { content: 'r', tool_call_id: 't1' } }]] });
+    assert.ok(lc.kind === 'messages');
+    assert.equal(lc.messages[0]!.role, 'tool');
+    assert.equal(lc.messages[0]!.toolCallId, 't1');
+    assert.deepEqual(lc.messages[0]!.content[0], { type: 'text', text: 'r', path: ['messages', 0, 0, 'kwargs', 'content'] });
+    const said = humanInput({ messages: [{ role: 'user', content: 'first' }, { role: 'assistant', content: 'mid' }, { role: 'user', content: 'last' }] });
+    assert.ok(said && 'message' in said && said.message.content[0]!.type === 'text');
+    assert.deepEqual(aiAnswer({ answer: 'forty-two', extra: 1 }), { text: 'forty-two', path: ['answer'] });
   });
 });
