@@ -349,6 +349,10 @@ describe('webview: trace viewer', () => {
       assert.ok(len >= 100_000 && len <= 100_001, `shown ${len}`);
     });
     await cut.getByText(/Show 100,000 more characters/).waitFor();
+    // Another run's detail starts afresh (nothing fetched whole for this one is shown there).
+    await row(app, a.prompt.id).click();
+    await app.page.getByTestId('detail-name').getByText('ChatPromptTemplate').waitFor();
+    assert.equal(await app.page.getByText(/Show 100,000 more characters/).count(), 0);
   });
 
   it('takes screenshots in both themes, wide and at 400 px', async () => {
@@ -666,6 +670,12 @@ describe('webview: trace viewer', () => {
     await turns.nth(1).getByTestId('open-trace').click();
     await eventually(() => assert.deepEqual(acts, [{ action: 'openTrace', runId: uid(2) }]));
     await screenshot(app.page, 'trace-thread-dark');
+    await app.close();
+    const narrow = await open('trace', { theme: 'light', width: 400, handlers: { 'trace/ready': () => READY({ kind: 'thread', thread }) } });
+    await narrow.page.getByTestId('turn').first().waitFor();
+    await screenshot(narrow.page, 'trace-thread-light-400');
+    const overflow = await narrow.page.evaluate('({ scroll: document.body.scrollWidth, client: document.body.clientWidth })') as { scroll: number; client: number };
+    assert.ok(overflow.scroll <= overflow.client, JSON.stringify(overflow));
   });
 
   it('shows a problem with Retry, which reloads and shows the trace', async () => {
