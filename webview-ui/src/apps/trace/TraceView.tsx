@@ -275,10 +275,22 @@ export function TraceView({ trace, initialRunId }: { trace: TraceData; initialRu
               ↓
             </TextButton>
           </div>
-          <div className="tv-tree-head tv-muted" aria-hidden="true">
-            <span className="tv-name">{tree.runs.length.toLocaleString('en-US')} runs</span>
-            {running && <span>refreshing every {RUNNING_REFRESH_MS / 1000} s</span>}
+          <div className="tv-tree-head tv-muted">
+            <span className="tv-name" data-testid="run-count">
+              {tree.runs.length.toLocaleString('en-US')} run{tree.runs.length === 1 ? '' : 's'}
+              {running && ' · running, refreshed while shown'}
+            </span>
+            <span className="tv-duration" aria-hidden="true">
+              Time
+            </span>
+            <span className="tv-tokens" aria-hidden="true">
+              Tokens
+            </span>
+            <span className="tv-timeline-label" aria-hidden="true">
+              Timeline
+            </span>
           </div>
+          {tree.runs.length === 0 && <p className="tv-muted tv-empty">This trace has no runs yet.</p>}
           <TreePane
             ref={treeRef}
             tree={tree}
