@@ -228,7 +228,16 @@ describe('webview: trace viewer', () => {
       ],
     };
     const outputs = { choices: [{ index: 0, message: { role: 'assistant', content: 'It is 18 °C and sunny in Paris.' } }] };
-    const app = await open('trace', { handlers: traceHost(a.all, { selectedRunId: a.llm1.id }, { details: { [a.llm1.id]: { inputs: payload(inputs), outputs: payload(outputs) } } }) });
+    const withImages = {
+      inputs: payload({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image_url', image_url: { url: 'https://images.example.com/cat.png' } }] }] }),
+      attachments: [
+        { name: 'chart.png', url: 'https://images.example.com/chart.png', mimeType: 'image/png' },
+        { name: 'notes.pdf', url: 'https://images.example.com/notes.pdf', mimeType: 'application/pdf' },
+      ],
+    };
+    const app = await open('trace', {
+      handlers: traceHost(a.all, { selectedRunId: a.llm1.id }, { details: { [a.llm1.id]: { inputs: payload(inputs), outputs: payload(outputs) }, [a.llm2.id]: withImages } }),
+    });
     const input = app.page.getByTestId('inputs');
     await input.getByTestId('conversation').waitFor();
     const roles = await input.locator('[data-testid="message"] .tv-role').allTextContents();
@@ -241,6 +250,18 @@ describe('webview: trace viewer', () => {
     assert.equal(await input.locator('img').count(), 0);
     await input.getByText(/\[image, \d+ KB inline\]/).waitFor();
     await app.page.getByTestId('outputs').getByText('It is 18 °C and sunny in Paris.').waitFor();
+    // Images from http(s): lazy <img>; attachments: an image shown, another file named with its type.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    await app.page.route('https://images.example.com/**', (route) => route.fulfill({ contentType: 'image/png', body: png }));
+    await row(app, a.llm2.id).click();
+    await app.page.getByTestId('attachments').waitFor();
+    const shown = app.page.getByTestId('attachments').locator('img');
+    assert.equal(await shown.getAttribute('alt'), 'chart.png');
+    assert.equal(await shown.getAttribute('loading'), 'lazy');
+    assert.match((await app.page.getByTestId('attachments').locator('button').textContent()) ?? '', /notes\.pdf.*application\/pdf/);
+    const inMessage = app.page.getByTestId('inputs').locator('img');
+    assert.equal(await inMessage.getAttribute('src'), 'https://images.example.com/cat.png');
+    assert.equal(await inMessage.getAttribute('loading'), 'lazy');
     // The JSON toggle shows the same payload as JSON.
     await app.page.getByTestId('inputs-json').click();
     assert.equal(await input.getByTestId('conversation').count(), 0);
@@ -590,10 +611,21 @@ describe('webview: trace viewer', () => {
     await app.page.getByTestId('act-error').getByText('No annotation queues.').waitFor();
     await app.close();
 
-    const shared = await open('trace', { handlers: traceHost(a.all, { trace: traceOf(a.all, { readOnly: true, shareUrl: 'https://smith.langchain.com/public/abc/r' }) }) });
+    const shared = await open('trace', { handlers: traceHost(a.all, { trace: traceOf(a.all, { readOnly: true, shareUrl: 'https://smith.langchain.com/public/abc/r', threadId: 'thread-1' }) }) });
     await shared.page.getByTestId('act-copyId').waitFor();
     const actions = await shared.page.locator('.tv-actions button').allTextContents();
     assert.deepEqual(actions, ['Copy ID', 'Copy Public Link']);
+    assert.equal(await shared.page.getByTestId('project-link').count(), 0);
+    assert.equal(await shared.page.getByTestId('thread-link').count(), 0);
+    await shared.close();
+
+    // Project and thread links act on the root run.
+    const linked = await open('trace', {
+      handlers: traceHost(a.all, { trace: traceOf(a.all, { threadId: 'thread-1' }), selectedRunId: a.tool.id }, { extra: { 'trace/act': (p) => (acts.push(p), { message: null }) } }),
+    });
+    await linked.page.getByTestId('thread-link').click();
+    await linked.page.getByTestId('project-link').click();
+    await eventually(() => assert.deepEqual(acts.slice(-2), [{ action: 'openThread', runId: a.root.id }, { action: 'openProject', runId: a.root.id }]));
   });
 
   it('reloads a running trace while shown, keeping the selection', async () => {

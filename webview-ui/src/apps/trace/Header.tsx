@@ -72,13 +72,18 @@ export function Header({ header, selected, onShareUrl }: { header: TraceHeader; 
         <Fact label="Latency" value={formatDuration(duration(header.start, header.end)) || (header.status === 'pending' ? 'running' : '–')} testId="latency" />
         <Fact label="Tokens" value={`${formatCount(t.prompt)} prompt / ${formatCount(t.completion)} completion / ${formatCount(t.total)} total`} testId="tokens" />
         {cost !== undefined && <Fact label="Cost" value={cost} testId="cost" />}
+        {/* A shared trace is read by its token: its project and thread are not the workspace's to open. */}
         {header.project && (
           <div className="tv-fact">
             <dt>Project</dt>
             <dd>
-              <TextButton onClick={() => void act.run('openProject', root)} data-testid="project-link">
-                {header.project.name}
-              </TextButton>
+              {header.readOnly ? (
+                header.project.name
+              ) : (
+                <TextButton onClick={() => void act.run('openProject', root)} data-testid="project-link">
+                  {header.project.name}
+                </TextButton>
+              )}
             </dd>
           </div>
         )}
@@ -86,9 +91,13 @@ export function Header({ header, selected, onShareUrl }: { header: TraceHeader; 
           <div className="tv-fact">
             <dt>Thread</dt>
             <dd>
-              <TextButton onClick={() => void act.run('openThread', root)} data-testid="thread-link">
-                {header.threadId}
-              </TextButton>
+              {header.readOnly ? (
+                header.threadId
+              ) : (
+                <TextButton onClick={() => void act.run('openThread', root)} data-testid="thread-link">
+                  {header.threadId}
+                </TextButton>
+              )}
             </dd>
           </div>
         )}
