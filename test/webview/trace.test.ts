@@ -389,6 +389,13 @@ describe('webview: trace viewer', () => {
           handlers: traceHost(a.all, { selectedRunId: a.llm1.id }, { details: { [a.llm1.id]: { inputs: payload(llmInputs), outputs: payload(llmOutputs) } } }),
         });
         await app.page.getByTestId('inputs').getByTestId('conversation').waitFor();
+        if (width === 400) {
+          // Secondary actions fold behind "More…" on a narrow panel.
+          assert.equal(await app.page.getByTestId('act-copyId').isVisible(), false);
+          await app.page.getByTestId('more-actions').click();
+          assert.equal(await app.page.getByTestId('act-copyId').isVisible(), true);
+          await app.page.getByTestId('more-actions').click();
+        } else assert.equal(await app.page.getByTestId('more-actions').isVisible(), false);
         await screenshot(app.page, `trace-${theme}-${width}`);
         const overflow = await app.page.evaluate(() => ({ scroll: document.body.scrollWidth, client: document.body.clientWidth }));
         assert.ok(overflow.scroll <= overflow.client, `no horizontal overflow at ${width}: ${JSON.stringify(overflow)}`);

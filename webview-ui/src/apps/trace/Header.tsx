@@ -41,8 +41,16 @@ export function Header({ header, selected, onShareUrl }: { header: TraceHeader; 
   const runId = selected?.id ?? root;
   const cost = formatCost(header.cost);
   const t = header.tokens;
-  const button = (action: TraceAction, label: string, id = runId) => (
-    <TextButton key={action} className="tv-action" onClick={() => void act.run(action, id)} disabled={act.pending} data-testid={`act-${action}`}>
+  const [more, setMore] = useState(false);
+  /** Secondary actions fold behind "More…" on a narrow panel (the stylesheet decides). */
+  const button = (action: TraceAction, label: string, id = runId, secondary = false) => (
+    <TextButton
+      key={action}
+      className={secondary ? 'tv-action tv-action-secondary' : 'tv-action'}
+      onClick={() => void act.run(action, id)}
+      disabled={act.pending}
+      data-testid={`act-${action}`}
+    >
       {label}
     </TextButton>
   );
@@ -50,12 +58,15 @@ export function Header({ header, selected, onShareUrl }: { header: TraceHeader; 
     ? [button('copyId', 'Copy ID'), header.shareUrl !== null || header.readOnly ? button('copyPublicLink', 'Copy Public Link', root) : null]
     : [
         header.shareUrl === null ? button('share', 'Share', root) : [button('copyPublicLink', 'Copy Public Link', root), button('unshare', 'Stop Sharing', root)],
-        button('addToQueue', 'Add to Annotation Queue…'),
-        button('addToDataset', 'Add to Dataset…'),
         button('openInLangSmith', 'Open in LangSmith'),
-        button('copyId', 'Copy ID'),
-        button('openRawJson', 'Open Raw JSON'),
         selected?.runType.toLowerCase() === 'llm' ? button('openInPlayground', 'Open in Playground') : null,
+        button('addToQueue', 'Add to Annotation Queue…', runId, true),
+        button('addToDataset', 'Add to Dataset…', runId, true),
+        button('copyId', 'Copy ID', runId, true),
+        button('openRawJson', 'Open Raw JSON', runId, true),
+        <TextButton key="more" className="tv-more" aria-expanded={more} onClick={() => setMore(!more)} data-testid="more-actions">
+          {more ? 'Fewer' : 'More…'}
+        </TextButton>,
       ];
   return (
     <header className="tv-header">
@@ -102,7 +113,7 @@ export function Header({ header, selected, onShareUrl }: { header: TraceHeader; 
           </div>
         )}
       </dl>
-      <div className="tv-actions" role="toolbar" aria-label="Trace actions">
+      <div className={more ? 'tv-actions tv-actions-open' : 'tv-actions'} role="toolbar" aria-label="Trace actions">
         {actions}
       </div>
       <ActResult message={act.message} error={act.error} />
