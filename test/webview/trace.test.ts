@@ -334,7 +334,10 @@ describe('webview: trace viewer', () => {
     const a = agent();
     const long = 'line of text\n'.repeat(400);
     const cutText = 'x'.repeat(1500);
-    const outputs = payload({ report: { body: cutText, summary: long } }, [{ path: ['report', 'body'], kind: 'string', length: 250_000 }]);
+    const outputs = payload({ report: { body: cutText, summary: long, rows: [1, 2, 3] } }, [
+      { path: ['report', 'body'], kind: 'string', length: 250_000 },
+      { path: ['report', 'rows'], kind: 'array', length: 2_000_000 },
+    ]);
     const showAll: unknown[] = [];
     const app = await open('trace', {
       handlers: traceHost(a.all, {}, {
@@ -342,6 +345,8 @@ describe('webview: trace viewer', () => {
         extra: {
           'trace/showAll': (p) => {
             showAll.push(p);
+            // Too big for the page: the host opens the array in an editor.
+            if ((p as { path: unknown[] }).path.includes('rows')) return { text: null, opened: true };
             return { text: 'y'.repeat(250_000), opened: false };
           },
         },
@@ -370,6 +375,13 @@ describe('webview: trace viewer', () => {
       assert.ok(len >= 100_000 && len <= 100_001, `shown ${len}`);
     });
     await cut.getByText(/Show 100,000 more characters/).waitFor();
+    // A cut array: how many items are missing; Show all opens it in an editor.
+    const rows = entry(out, 'rows');
+    await toggleOf(rows).click();
+    await rows.getByText(/1,999,997 items more/).waitFor();
+    await rows.getByTestId('show-all-cut').click();
+    await rows.getByText('Opened in an editor.').waitFor();
+    assert.deepEqual(showAll[1], { runId: a.root.id, part: 'outputs', path: ['report', 'rows'] });
     // Another run's detail starts afresh (nothing fetched whole for this one is shown there).
     await row(app, a.prompt.id).click();
     await app.page.getByTestId('detail-name').getByText('ChatPromptTemplate').waitFor();
