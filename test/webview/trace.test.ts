@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import type { FeedbackItem, Payload, RunDetail, RunRow, ThreadData, ThreadTurn, TraceData, TraceState } from '../../src/protocol/trace';
 import type { Locator } from 'playwright-core';
+import { aiAnswer, classify, humanInput } from '../../webview-ui/src/apps/trace/classify';
+import { ancestorIds, barGeometry, buildTree, dottedParent, expandTo, timeSpan, visibleRows } from '../../webview-ui/src/apps/trace/tree';
 import { HostError, screenshot, withWebviewApps, type OpenApp } from './harness';
 
 const T0 = Date.UTC(2026, 0, 15, 9, 30, 0);
@@ -226,7 +228,16 @@ describe('webview: trace viewer', () => {
       ],
     };
     const outputs = { choices: [{ index: 0, message: { role: 'assistant', content: 'It is 18 °C and sunny in Paris.' } }] };
-    const app = await open('trace', { handlers: traceHost(a.all, { selectedRunId: a.llm1.id }, { details: { [a.llm1.id]: { inputs: payload(inputs), outputs: payload(outputs) } } }) });
+    const withImages = {
+      inputs: payload({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image_url', image_url: { url: 'https://images.example.com/cat.png' } }] }] }),
+      attachments: [
+        { name: 'chart.png', url: 'https://images.example.com/chart.png', mimeType: 'image/png' },
+        { name: 'notes.pdf', url: 'https://images.example.com/notes.pdf', mimeType: 'application/pdf' },
+      ],
+    };
+    const app = await open('trace', {
+      handlers: traceHost(a.all, { selectedRunId: a.llm1.id }, { details: { [a.llm1.id]: { inputs: payload(inputs), outputs: payload(outputs) }, [a.llm2.id]: withImages } }),
+    });
     const input = app.page.getByTestId('inputs');
     await input.getByTestId('conversation').waitFor();
     const roles = await input.locator('[data-testid="message"] .tv-role').allTextContents();
@@ -239,6 +250,18 @@ describe('webview: trace viewer', () => {
     assert.equal(await input.locator('img').count(), 0);
     await input.getByText(/\[image, \d+ KB inline\]/).waitFor();
     await app.page.getByTestId('outputs').getByText('It is 18 °C and sunny in Paris.').waitFor();
+    // Images from http(s): lazy <img>; attachments: an image shown, another file named with its type.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    await app.page.route('https://images.example.com/**', (route) => route.fulfill({ contentType: 'image/png', body: png }));
+    await row(app, a.llm2.id).click();
+    await app.page.getByTestId('attachments').waitFor();
+    const shown = app.page.getByTestId('attachments').locator('img');
+    assert.equal(await shown.getAttribute('alt'), 'chart.png');
+    assert.equal(await shown.getAttribute('loading'), 'lazy');
+    assert.match((await app.page.getByTestId('attachments').locator('button').textContent()) ?? '', /notes\.pdf.*application\/pdf/);
+    const inMessage = app.page.getByTestId('inputs').locator('img');
+    assert.equal(await inMessage.getAttribute('src'), 'https://images.example.com/cat.png');
+    assert.equal(await inMessage.getAttribute('loading'), 'lazy');
     // The JSON toggle shows the same payload as JSON.
     await app.page.getByTestId('inputs-json').click();
     assert.equal(await input.getByTestId('conversation').count(), 0);
@@ -311,7 +334,10 @@ describe('webview: trace viewer', () => {
     const a = agent();
     const long = 'line of text\n'.repeat(400);
     const cutText = 'x'.repeat(1500);
-    const outputs = payload({ report: { body: cutText, summary: long } }, [{ path: ['report', 'body'], kind: 'string', length: 250_000 }]);
+    const outputs = payload({ report: { body: cutText, summary: long, rows: [1, 2, 3] } }, [
+      { path: ['report', 'body'], kind: 'string', length: 250_000 },
+      { path: ['report', 'rows'], kind: 'array', length: 2_000_000 },
+    ]);
     const showAll: unknown[] = [];
     const app = await open('trace', {
       handlers: traceHost(a.all, {}, {
@@ -319,6 +345,8 @@ describe('webview: trace viewer', () => {
         extra: {
           'trace/showAll': (p) => {
             showAll.push(p);
+            // Too big for the page: the host opens the array in an editor.
+            if ((p as { path: unknown[] }).path.includes('rows')) return { text: null, opened: true };
             return { text: 'y'.repeat(250_000), opened: false };
           },
         },
@@ -347,6 +375,17 @@ describe('webview: trace viewer', () => {
       assert.ok(len >= 100_000 && len <= 100_001, `shown ${len}`);
     });
     await cut.getByText(/Show 100,000 more characters/).waitFor();
+    // A cut array: how many items are missing; Show all opens it in an editor.
+    const rows = entry(out, 'rows');
+    await toggleOf(rows).click();
+    await rows.getByText(/1,999,997 items more/).waitFor();
+    await rows.getByTestId('show-all-cut').click();
+    await rows.getByText('Opened in an editor.').waitFor();
+    assert.deepEqual(showAll[1], { runId: a.root.id, part: 'outputs', path: ['report', 'rows'] });
+    // Another run's detail starts afresh (nothing fetched whole for this one is shown there).
+    await row(app, a.prompt.id).click();
+    await app.page.getByTestId('detail-name').getByText('ChatPromptTemplate').waitFor();
+    assert.equal(await app.page.getByText(/Show 100,000 more characters/).count(), 0);
   });
 
   it('takes screenshots in both themes, wide and at 400 px', async () => {
@@ -362,6 +401,13 @@ describe('webview: trace viewer', () => {
           handlers: traceHost(a.all, { selectedRunId: a.llm1.id }, { details: { [a.llm1.id]: { inputs: payload(llmInputs), outputs: payload(llmOutputs) } } }),
         });
         await app.page.getByTestId('inputs').getByTestId('conversation').waitFor();
+        if (width === 400) {
+          // Secondary actions fold behind "More…" on a narrow panel.
+          assert.equal(await app.page.getByTestId('act-copyId').isVisible(), false);
+          await app.page.getByTestId('more-actions').click();
+          assert.equal(await app.page.getByTestId('act-copyId').isVisible(), true);
+          await app.page.getByTestId('more-actions').click();
+        } else assert.equal(await app.page.getByTestId('more-actions').isVisible(), false);
         await screenshot(app.page, `trace-${theme}-${width}`);
         const overflow = await app.page.evaluate(() => ({ scroll: document.body.scrollWidth, client: document.body.clientWidth }));
         assert.ok(overflow.scroll <= overflow.client, `no horizontal overflow at ${width}: ${JSON.stringify(overflow)}`);
@@ -454,6 +500,14 @@ describe('webview: trace viewer', () => {
     await app.notify('trace/select', { runId: a.inner.id });
     await eventually(async () => assert.equal(await selectedName(app), 'inner_parser'));
     await app.page.getByTestId('detail-name').getByText('inner_parser').waitFor();
+    // Collapsing the selected run's parent selects the parent.
+    await row(app, a.llm2.id).locator('.tv-twisty').click();
+    await eventually(async () => assert.equal(await row(app, a.llm2.id).getAttribute('aria-selected'), 'true'));
+    // The split moves with the keyboard and is kept.
+    const before = await app.page.getByTestId('tree').evaluate((el) => el.getBoundingClientRect().width);
+    await app.page.getByTestId('splitter').focus();
+    await app.page.keyboard.press('ArrowRight');
+    await eventually(async () => assert.ok((await app.page.getByTestId('tree').evaluate((el) => el.getBoundingClientRect().width)) > before + 20));
   });
 
   it('virtualises 5,000 runs (a 5,000-deep chain too): a window in the DOM, the last run reached by scrolling', async function () {
@@ -576,10 +630,21 @@ describe('webview: trace viewer', () => {
     await app.page.getByTestId('act-error').getByText('No annotation queues.').waitFor();
     await app.close();
 
-    const shared = await open('trace', { handlers: traceHost(a.all, { trace: traceOf(a.all, { readOnly: true, shareUrl: 'https://smith.langchain.com/public/abc/r' }) }) });
+    const shared = await open('trace', { handlers: traceHost(a.all, { trace: traceOf(a.all, { readOnly: true, shareUrl: 'https://smith.langchain.com/public/abc/r', threadId: 'thread-1' }) }) });
     await shared.page.getByTestId('act-copyId').waitFor();
     const actions = await shared.page.locator('.tv-actions button').allTextContents();
     assert.deepEqual(actions, ['Copy ID', 'Copy Public Link']);
+    assert.equal(await shared.page.getByTestId('project-link').count(), 0);
+    assert.equal(await shared.page.getByTestId('thread-link').count(), 0);
+    await shared.close();
+
+    // Project and thread links act on the root run.
+    const linked = await open('trace', {
+      handlers: traceHost(a.all, { trace: traceOf(a.all, { threadId: 'thread-1' }), selectedRunId: a.tool.id }, { extra: { 'trace/act': (p) => (acts.push(p), { message: null }) } }),
+    });
+    await linked.page.getByTestId('thread-link').click();
+    await linked.page.getByTestId('project-link').click();
+    await eventually(() => assert.deepEqual(acts.slice(-2), [{ action: 'openThread', runId: a.root.id }, { action: 'openProject', runId: a.root.id }]));
   });
 
   it('reloads a running trace while shown, keeping the selection', async () => {
@@ -656,6 +721,12 @@ describe('webview: trace viewer', () => {
     await turns.nth(1).getByTestId('open-trace').click();
     await eventually(() => assert.deepEqual(acts, [{ action: 'openTrace', runId: uid(2) }]));
     await screenshot(app.page, 'trace-thread-dark');
+    await app.close();
+    const narrow = await open('trace', { theme: 'light', width: 400, handlers: { 'trace/ready': () => READY({ kind: 'thread', thread }) } });
+    await narrow.page.getByTestId('turn').first().waitFor();
+    await screenshot(narrow.page, 'trace-thread-light-400');
+    const overflow = await narrow.page.evaluate('({ scroll: document.body.scrollWidth, client: document.body.clientWidth })') as { scroll: number; client: number };
+    assert.ok(overflow.scroll <= overflow.client, JSON.stringify(overflow));
   });
 
   it('shows a problem with Retry, which reloads and shows the trace', async () => {
@@ -701,5 +772,77 @@ describe('webview: trace viewer', () => {
     assert.equal(reloads, whileHidden, 'no reloads while hidden');
     await setVisibility('visible');
     await eventually(() => assert.ok(reloads > whileHidden), 6000);
+  });
+});
+
+// The page's pure modules, run in Node: no browser needed to know the tree and the shapes are right.
+describe('webview: trace viewer modules', () => {
+  it('builds a tree from dotted orders, parentIds, cycles and duplicates', () => {
+    const a = agent();
+    const tree = buildTree([a.inner, a.llm2, a.tool, a.root, a.retriever, a.prompt, a.llm1]);
+    assert.deepEqual(
+      tree.order.map((i) => tree.runs[i]!.name),
+      ['AgentExecutor', 'ChatPromptTemplate', 'ChatOpenAI', 'search_tool', 'VectorStoreRetriever', 'ChatOpenAI', 'inner_parser'],
+    );
+    assert.equal(tree.depth[tree.index.get(a.inner.id)!], 2);
+    assert.equal(dottedParent(a.inner.dottedOrder), a.llm2.id);
+    assert.equal(dottedParent(a.root.dottedOrder), undefined);
+    assert.equal(dottedParent(''), undefined);
+    // a → b → a: one of them is cut loose (marked), both are shown once.
+    const x = { ...run({ n: 1, name: 'x' }), dottedOrder: '', parentId: uid(2) };
+    const y = { ...run({ n: 2, name: 'y' }), dottedOrder: '', parentId: uid(1) };
+    const cyc = buildTree([x, y, { ...y, name: 'dup' }]);
+    assert.equal(cyc.order.length, 2);
+    assert.equal(cyc.roots.length, 1);
+    assert.equal(cyc.orphan.filter(Boolean).length, 1);
+    // Collapsing hides the descendants; expandTo opens the way to a run.
+    const collapsed = new Set([a.root.id]);
+    assert.deepEqual(visibleRows(tree, collapsed).length, 1);
+    assert.equal(expandTo(tree, collapsed, a.inner.id).size, 0);
+    assert.deepEqual(ancestorIds(tree, a.inner.id), [a.llm2.id, a.root.id]);
+  });
+
+  it('handles a chain 50,000 deep without recursion', () => {
+    const rows: RunRow[] = [];
+    for (let i = 0; i < 50_000; i++) rows.push({ ...run({ n: 1 + i, start: i }), dottedOrder: '', parentId: i ? uid(i) : null });
+    const tree = buildTree(rows.reverse());
+    assert.equal(tree.order.length, 50_000);
+    assert.equal(tree.depth[tree.index.get(uid(50_000))!], 49_999);
+    assert.equal(visibleRows(tree, new Set([uid(25_000)])).length, 25_000);
+    assert.equal(ancestorIds(tree, uid(50_000)).length, 49_999);
+  });
+
+  it('places bars in the span; a running run reaches now', () => {
+    const root = run({ n: 1, start: 0, end: 1000 });
+    const half = run({ n: 2, parent: root, start: 500, end: 750 });
+    const span = timeSpan([root, half], T0)!;
+    assert.deepEqual(barGeometry(half, span, span.end), { left: 50, width: 25 });
+    const live = run({ n: 3, parent: root, start: 1000, end: null, status: 'pending' });
+    const liveSpan = timeSpan([root, live], T0 + 2000)!;
+    assert.equal(liveSpan.end, T0 + 2000);
+    assert.deepEqual(barGeometry(live, liveSpan, liveSpan.end), { left: 50, width: 50 });
+  });
+
+  it('classifies payloads by what they are', () => {
+    assert.equal(classify({ messages: [{ role: 'user', content: 'hi' }] }).kind, 'messages');
+    assert.equal(classify({ messages: [{ role: 'user', content: 'hi' }, { nope: 1 }] }).kind, 'json');
+    assert.equal(classify({ messages: [[{ type: 'human', data: { content: 'hi' } }]] }).kind, 'messages');
+    assert.equal(classify({ choices: [{ message: { role: 'assistant', content: null, tool_calls: [] } }] }).kind, 'messages');
+    assert.equal(classify({ documents: [{ page_content: 'x', metadata: {} }] }).kind, 'documents');
+    assert.equal(classify({ output: 'plain answer' }).kind, 'text');
+    assert.equal(classify('just a string').kind, 'text');
+    assert.equal(classify({ a: 1, b: [2] }).kind, 'json');
+    assert.equal(classify(null).kind, 'json');
+    const view = classify({ messages: [{ role: 'assistant', content: '', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: 'not json' } }] }] });
+    assert.ok(view.kind === 'messages');
+    assert.deepEqual(view.messages[0]!.toolCalls[0], { id: 'c', name: 'f', args: null, rawArgs: 'not json', path: ['messages', 0, 'tool_calls', 0, 'function', 'arguments'] });
+    const lc = classify({ messages: [[{ lc: 1, type: 'constructor', id: ['x', 'ToolMessage'], kwargs: { content: 'r', tool_call_id: 't1' } }]] });
+    assert.ok(lc.kind === 'messages');
+    assert.equal(lc.messages[0]!.role, 'tool');
+    assert.equal(lc.messages[0]!.toolCallId, 't1');
+    assert.deepEqual(lc.messages[0]!.content[0], { type: 'text', text: 'r', path: ['messages', 0, 0, 'kwargs', 'content'] });
+    const said = humanInput({ messages: [{ role: 'user', content: 'first' }, { role: 'assistant', content: 'mid' }, { role: 'user', content: 'last' }] });
+    assert.ok(said && 'message' in said && said.message.content[0]!.type === 'text');
+    assert.deepEqual(aiAnswer({ answer: 'forty-two', extra: 1 }), { text: 'forty-two', path: ['answer'] });
   });
 });

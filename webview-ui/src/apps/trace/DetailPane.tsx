@@ -82,7 +82,8 @@ export function DetailPane({ run, version }: { run: RunRow | undefined; version:
           <ProgressRing />
         </div>
       )}
-      {shown && <DetailBody detail={shown} onFeedback={addFeedback} />}
+      {/* Keyed by run: what one run's values showed (expanded, fetched whole) is not another's. */}
+      {shown && <DetailBody key={shown.id} detail={shown} onFeedback={addFeedback} />}
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { duration, formatCost, formatCount, formatDuration, formatTime } from '.
 
 const STATUS_LABEL = { success: 'Success', error: 'Error', pending: 'Running' } as const;
 const MESSAGE_MS = 4000;
+const ACT_TIMEOUT_MS = 10 * 60_000;
 
 /** Acts on a run and shows what came of it: a brief message, or the error. */
 export function useAct(onShareUrl?: (url: string | null) => void) {
@@ -22,7 +23,8 @@ export function useAct(onShareUrl?: (url: string | null) => void) {
   async function run(action: TraceAction, runId: string) {
     setError(undefined);
     setMessage(undefined);
-    const result = await act.run({ action, runId });
+    // The host may ask with its own pickers (a queue, a dataset): give the person time.
+    const result = await act.run({ action, runId }, { timeoutMs: ACT_TIMEOUT_MS });
     if (!result.ok) {
       if (result.error.code !== 'cancelled') setError(result.error.message);
       return;
@@ -39,8 +41,16 @@ export function Header({ header, selected, onShareUrl }: { header: TraceHeader; 
   const runId = selected?.id ?? root;
   const cost = formatCost(header.cost);
   const t = header.tokens;
-  const button = (action: TraceAction, label: string, id = runId) => (
-    <TextButton key={action} className="tv-action" onClick={() => void act.run(action, id)} disabled={act.pending} data-testid={`act-${action}`}>
+  const [more, setMore] = useState(false);
+  /** Secondary actions fold behind "More…" on a narrow panel (the stylesheet decides). */
+  const button = (action: TraceAction, label: string, id = runId, secondary = false) => (
+    <TextButton
+      key={action}
+      className={secondary ? 'tv-action tv-action-secondary' : 'tv-action'}
+      onClick={() => void act.run(action, id)}
+      disabled={act.pending}
+      data-testid={`act-${action}`}
+    >
       {label}
     </TextButton>
   );
@@ -48,12 +58,15 @@ export function Header({ header, selected, onShareUrl }: { header: TraceHeader; 
     ? [button('copyId', 'Copy ID'), header.shareUrl !== null || header.readOnly ? button('copyPublicLink', 'Copy Public Link', root) : null]
     : [
         header.shareUrl === null ? button('share', 'Share', root) : [button('copyPublicLink', 'Copy Public Link', root), button('unshare', 'Stop Sharing', root)],
-        button('addToQueue', 'Add to Annotation Queue…'),
-        button('addToDataset', 'Add to Dataset…'),
         button('openInLangSmith', 'Open in LangSmith'),
-        button('copyId', 'Copy ID'),
-        button('openRawJson', 'Open Raw JSON'),
         selected?.runType.toLowerCase() === 'llm' ? button('openInPlayground', 'Open in Playground') : null,
+        button('addToQueue', 'Add to Annotation Queue…', runId, true),
+        button('addToDataset', 'Add to Dataset…', runId, true),
+        button('copyId', 'Copy ID', runId, true),
+        button('openRawJson', 'Open Raw JSON', runId, true),
+        <TextButton key="more" className="tv-more" aria-expanded={more} onClick={() => setMore(!more)} data-testid="more-actions">
+          {more ? 'Fewer' : 'More…'}
+        </TextButton>,
       ];
   return (
     <header className="tv-header">
@@ -70,13 +83,18 @@ export function Header({ header, selected, onShareUrl }: { header: TraceHeader; 
         <Fact label="Latency" value={formatDuration(duration(header.start, header.end)) || (header.status === 'pending' ? 'running' : '–')} testId="latency" />
         <Fact label="Tokens" value={`${formatCount(t.prompt)} prompt / ${formatCount(t.completion)} completion / ${formatCount(t.total)} total`} testId="tokens" />
         {cost !== undefined && <Fact label="Cost" value={cost} testId="cost" />}
+        {/* A shared trace is read by its token: its project and thread are not the workspace's to open. */}
         {header.project && (
           <div className="tv-fact">
             <dt>Project</dt>
             <dd>
-              <TextButton onClick={() => void act.run('openProject', root)} data-testid="project-link">
-                {header.project.name}
-              </TextButton>
+              {header.readOnly ? (
+                header.project.name
+              ) : (
+                <TextButton onClick={() => void act.run('openProject', root)} data-testid="project-link">
+                  {header.project.name}
+                </TextButton>
+              )}
             </dd>
           </div>
         )}
@@ -84,14 +102,18 @@ export function Header({ header, selected, onShareUrl }: { header: TraceHeader; 
           <div className="tv-fact">
             <dt>Thread</dt>
             <dd>
-              <TextButton onClick={() => void act.run('openThread', root)} data-testid="thread-link">
-                {header.threadId}
-              </TextButton>
+              {header.readOnly ? (
+                header.threadId
+              ) : (
+                <TextButton onClick={() => void act.run('openThread', root)} data-testid="thread-link">
+                  {header.threadId}
+                </TextButton>
+              )}
             </dd>
           </div>
         )}
       </dl>
-      <div className="tv-actions" role="toolbar" aria-label="Trace actions">
+      <div className={more ? 'tv-actions tv-actions-open' : 'tv-actions'} role="toolbar" aria-label="Trace actions">
         {actions}
       </div>
       <ActResult message={act.message} error={act.error} />

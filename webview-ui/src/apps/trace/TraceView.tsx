@@ -3,14 +3,17 @@
 // RUNNING_REFRESH_MS while the panel is shown, keeping all of them (and the tree's scroll).
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { FindInTrace, Reload, RUNNING_REFRESH_MS, SelectRun, type TraceData, type TraceState } from '../../../../src/protocol/trace';
-import { useAppState, useNotification, useRequest } from '../../common/app';
+import { useAppState, useDraft, useNotification, useRequest } from '../../common/app';
 import { TextButton } from '../../common/components';
 import { DetailPane } from './DetailPane';
 import { Header } from './Header';
 import { TreePane, type TreePaneHandle } from './TreePane';
-import { buildTree, expandTo, timeSpan, visibleRows } from './tree';
+import { ancestorIds, buildTree, expandTo, timeSpan, visibleRows } from './tree';
 
 const FIND_DELAY_MS = 250;
+const SPLIT_MIN = 20;
+const SPLIT_MAX = 80;
+const clampSplit = (n: number) => Math.round(Math.max(SPLIT_MIN, Math.min(SPLIT_MAX, n)));
 
 type TraceStateOf = Extract<TraceState, { kind: 'trace' }>;
 
@@ -27,6 +30,9 @@ export function TraceView({ trace, initialRunId }: { trace: TraceData; initialRu
   const treeRef = useRef<TreePaneHandle>(null);
   const findRef = useRef<HTMLInputElement>(null);
   const [version, setVersion] = useState(0);
+  const [split, setSplit] = useDraft('split', 55);
+  const mainRef = useRef<HTMLDivElement>(null);
+  const dragging = useRef(false);
 
   const select = useCallback(
     (id: string) => {
@@ -36,13 +42,19 @@ export function TraceView({ trace, initialRunId }: { trace: TraceData; initialRu
     },
     [tree],
   );
-  const toggle = useCallback((id: string) => {
-    setCollapsed((c) => {
-      const next = new Set(c);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
-  }, []);
+  const toggle = useCallback(
+    (id: string) => {
+      const collapsing = !collapsed.has(id);
+      setCollapsed((c) => {
+        const next = new Set(c);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      });
+      // Collapsing the selected run's ancestor selects that ancestor (the selection stays in view).
+      if (collapsing && selectedId !== undefined && ancestorIds(tree, selectedId).includes(id)) setSelectedId(id);
+    },
+    [collapsed, selectedId, tree],
+  );
 
   useNotification(SelectRun, ({ runId }) => select(runId));
 
@@ -62,16 +74,17 @@ export function TraceView({ trace, initialRunId }: { trace: TraceData; initialRu
 
   const search = useCallback(
     async (value: string, selectFirst: boolean) => {
-      const result = await find.run({ text: value });
+      const result = await find.run({ text: value }, { timeoutMs: 60_000 });
       if (!result.ok) return;
-      setFound({ text: value, ids: result.value.runIds });
+      const ids = result.value.runIds.filter((id) => tree.index.has(id));
+      setFound({ text: value, ids });
       setAt(-1);
-      if (selectFirst && result.value.runIds[0] !== undefined) {
+      if (selectFirst && ids[0] !== undefined) {
         setAt(0);
-        select(result.value.runIds[0]);
+        select(ids[0]);
       }
     },
-    [find.run, select],
+    [find.run, select, tree],
   );
   useEffect(() => {
     if (!needle || found?.text === needle) return undefined;
@@ -237,7 +250,8 @@ export function TraceView({ trace, initialRunId }: { trace: TraceData; initialRu
   return (
     <main className="tv-page">
       <Header header={trace.header} selected={selected} onShareUrl={setShareUrl} />
-      <div className="tv-main">
+      {/* The split's position is geometry the person sets: the only inline style of the layout. */}
+      <div className="tv-main" ref={mainRef} style={{ gridTemplateColumns: `minmax(0, ${split}%) 6px minmax(0, 1fr)` }}>
         <div className="tv-tree-pane">
           <div className="tv-find" role="search">
             <input
@@ -261,10 +275,22 @@ export function TraceView({ trace, initialRunId }: { trace: TraceData; initialRu
               ↓
             </TextButton>
           </div>
-          <div className="tv-tree-head tv-muted" aria-hidden="true">
-            <span className="tv-name">{tree.runs.length.toLocaleString('en-US')} runs</span>
-            {running && <span>refreshing every {RUNNING_REFRESH_MS / 1000} s</span>}
+          <div className="tv-tree-head tv-muted">
+            <span className="tv-name" data-testid="run-count">
+              {tree.runs.length.toLocaleString('en-US')} run{tree.runs.length === 1 ? '' : 's'}
+              {running && ' · running, refreshed while shown'}
+            </span>
+            <span className="tv-duration" aria-hidden="true">
+              Time
+            </span>
+            <span className="tv-tokens" aria-hidden="true">
+              Tokens
+            </span>
+            <span className="tv-timeline-label" aria-hidden="true">
+              Timeline
+            </span>
           </div>
+          {tree.runs.length === 0 && <p className="tv-muted tv-empty">This trace has no runs yet.</p>}
           <TreePane
             ref={treeRef}
             tree={tree}
@@ -279,6 +305,33 @@ export function TraceView({ trace, initialRunId }: { trace: TraceData; initialRu
             onKeyDown={onTreeKey}
           />
         </div>
+        <div
+          className="tv-splitter"
+          role="separator"
+          aria-orientation="vertical"
+          aria-label="Resize the tree and the detail"
+          aria-valuenow={Math.round(split)}
+          aria-valuemin={SPLIT_MIN}
+          aria-valuemax={SPLIT_MAX}
+          tabIndex={0}
+          data-testid="splitter"
+          onPointerDown={(e) => {
+            e.currentTarget.setPointerCapture(e.pointerId);
+            dragging.current = true;
+          }}
+          onPointerMove={(e) => {
+            const box = mainRef.current?.getBoundingClientRect();
+            if (!dragging.current || !box || box.width <= 0) return;
+            setSplit(clampSplit(((e.clientX - box.left) / box.width) * 100));
+          }}
+          onPointerUp={() => (dragging.current = false)}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+              e.preventDefault();
+              setSplit(clampSplit(split + (e.key === 'ArrowLeft' ? -5 : 5)));
+            }
+          }}
+        />
         <DetailPane run={selected} version={version} />
       </div>
     </main>

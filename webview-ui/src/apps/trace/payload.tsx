@@ -41,7 +41,7 @@ function useShowAll(path: Path) {
   async function showAll() {
     if (!ctx) return;
     setError(undefined);
-    const result = await request.run({ runId: ctx.runId, part: ctx.part, path });
+    const result = await request.run({ runId: ctx.runId, part: ctx.part, path }, { timeoutMs: 120_000 });
     if (!result.ok) {
       if (result.error.code !== 'cancelled') setError(result.error.message);
       return;
