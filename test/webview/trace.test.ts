@@ -217,6 +217,15 @@ describe('webview: trace viewer', () => {
     assert.ok(rootGeo > 0.98);
   });
 
+  it('shows a run’s tokens, and nothing for a run that used none', async () => {
+    const root = run({ n: 1, name: 'root', start: 0, end: 1000, tokens: 0 });
+    const llm = run({ n: 2, name: 'llm', parent: root, runType: 'llm', start: 10, end: 900, tokens: 1234 });
+    const app = await open('trace', { handlers: traceHost([root, llm]) });
+    await row(app, llm.id).waitFor();
+    assert.equal(((await row(app, llm.id).locator('.tv-tokens').textContent()) ?? '').trim(), '1,234');
+    assert.equal(((await row(app, root.id).locator('.tv-tokens').textContent()) ?? '').trim(), '');
+  });
+
   it('renders an OpenAI chat with tool calls and the tool result', async () => {
     const a = agent();
     const inputs = {

@@ -77,7 +77,7 @@ function Turn({ turn, onOpen }: { turn: ThreadTurn; onOpen(): void }) {
         <span className="tv-turn-name">{turn.name}</span>
         <span className="tv-muted">{formatTime(turn.start)}</span>
         <span className="tv-muted">{formatDuration(duration(turn.start, turn.end)) || (turn.status === 'pending' ? 'running' : '')}</span>
-        {turn.tokens.total !== null && <span className="tv-muted">{turn.tokens.total.toLocaleString('en-US')} tokens</span>}
+        {!!turn.tokens.total && <span className="tv-muted">{turn.tokens.total.toLocaleString('en-US')} tokens</span>}
         <TextButton onClick={onOpen} data-testid="open-trace">
           Open trace
         </TextButton>

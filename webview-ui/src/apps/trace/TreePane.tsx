@@ -172,7 +172,7 @@ const TreeRow = memo(function TreeRow(p: TreeRowProps) {
         </span>
       )}
       <span className="tv-duration">{formatDuration(ms)}</span>
-      <span className="tv-tokens" title={run.tokens.total === null ? undefined : `${run.tokens.prompt ?? '–'} prompt / ${run.tokens.completion ?? '–'} completion`}>
+      <span className="tv-tokens" title={!run.tokens.total ? undefined : `${run.tokens.prompt ?? '–'} prompt / ${run.tokens.completion ?? '–'} completion`}>
         {tokens}
       </span>
       <span className="tv-timeline" aria-hidden="true">

@@ -24,8 +24,9 @@ export function formatCount(n: number | null): string {
   return n === null ? '–' : n.toLocaleString('en-US');
 }
 
+/** A run's token count, or nothing when it used none (a tool, a chain the server does not roll up). */
 export function formatTokens(t: Tokens): string {
-  return t.total === null ? '' : t.total.toLocaleString('en-US');
+  return t.total === null || t.total === 0 ? '' : t.total.toLocaleString('en-US');
 }
 
 export function formatCost(cost: Cost | null): string | undefined {
