@@ -38,6 +38,7 @@ describe('trace viewer in the workbench', function () {
 
   it('opens the demo agent run as its trace: tree, timeline, messages, the errored step, feedback', async () => {
     const { page } = wb;
+    await setTheme(page, 'dark');
     await openLangSmithContainer(page);
     await treeRow(page, /^demo-assistant/).click();
     const agent = sidebar(page).getByRole('treeitem', { name: /^TravelAgent/ }).first();
