@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { Payload, RunRow, TraceHeader } from '../../src/protocol/trace';
 import { cutPayload, valueAt, valueText, DEFAULT_LIMITS } from '../../src/webviews/trace/payload';
-import { epochMs, headerOf, rootOf, toRow, toTurn } from '../../src/webviews/trace/rows';
+import { epochMs, headerOf, rootOf, slimRows, toRow, toTurn } from '../../src/webviews/trace/rows';
 import type { Run } from '../../src/client';
 
 const ROOT = '00000000-0000-4000-8000-000000000001';
@@ -115,6 +115,16 @@ describe('trace rows: runs as the tree and the header show them', () => {
     const pendingRoot = { ...root, end_time: null, status: 'pending' } as unknown as Run;
     const header = headerOf(pendingRoot, [toRow(pendingRoot), toRow(llm)], { traceId: ROOT, project: null, shareUrl: null, readOnly: true });
     assert.equal(header.status, 'pending');
+  });
+
+  it('sends rows in tree order without their dotted orders', () => {
+    const a = { ...toRow(root) };
+    const b = { ...toRow(llm), dottedOrder: `${a.dottedOrder}.20261127T100001000000Z${CHILD}` };
+    const loose = { ...toRow({ ...llm, id: '00000000-0000-4000-8000-000000000003' } as Run), dottedOrder: '' };
+    const slim = slimRows([loose, b, a]);
+    assert.deepEqual(slim.map((r) => r.id), [ROOT, CHILD, loose.id]);
+    assert.deepEqual(slim.map((r) => r.dottedOrder), ['', '', '']);
+    assert.equal(slim[1]!.parentId, ROOT);
   });
 
   it('finds a root among runs whose trace id is not one of them', () => {

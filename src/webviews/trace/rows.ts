@@ -94,6 +94,16 @@ export function toRow(run: Run): RunRow {
   };
 }
 
+/**
+ * The rows as they go to the page: in tree order (by dotted order), each naming its parent, without the dotted
+ * order itself. A dotted order holds every ancestor's time and id, so a deep trace's rows were mostly dotted
+ * orders; the page orders siblings by start time and then by the order received, which is the same order.
+ */
+export function slimRows(rows: readonly RunRow[]): RunRow[] {
+  const sorted = [...rows].sort((a, b) => (a.dottedOrder === b.dottedOrder ? 0 : !a.dottedOrder ? 1 : !b.dottedOrder ? -1 : a.dottedOrder < b.dottedOrder ? -1 : 1));
+  return sorted.map((r) => (r.dottedOrder ? { ...r, dottedOrder: '' } : r));
+}
+
 /** The thread a run belongs to: its metadata's thread_id, session_id or conversation_id (LangSmith's order). */
 export function threadIdOf(run: Run): string | null {
   const direct = field(run, 'thread_id');

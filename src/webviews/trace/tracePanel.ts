@@ -27,7 +27,7 @@ import {
 } from '../../protocol/trace';
 import type { PanelApp, PanelClients } from '../panels';
 import { cutPayload, valueAt, valueText } from './payload';
-import { epochMs, headerOf, rootOf, threadIdOf, threadTotals, toRow, toTurn } from './rows';
+import { epochMs, headerOf, rootOf, slimRows, threadIdOf, threadTotals, toRow, toTurn } from './rows';
 
 /** Whole values up to this many characters go to the page on "Show all"; larger ones open in an editor. */
 const SHOW_ALL_MAX = 2_000_000;
@@ -194,7 +194,7 @@ class TraceSession {
     }
     return {
       header: headerOf(root, rows, { traceId, project: this.project, shareUrl: this.shareUrl, readOnly: false }),
-      runs: rows,
+      runs: slimRows(rows),
       source: read.source,
       requests,
     };
@@ -210,7 +210,7 @@ class TraceSession {
     this.rootRunId = root.id;
     const rows = runs.map(toRow);
     const shareUrl = await this.clients.call(async (c) => `${c.webUrl}/public/${token}/r`);
-    return { header: headerOf(root, rows, { traceId, project: null, shareUrl, readOnly: true }), runs: rows, source: 'public' as const, requests: 1 };
+    return { header: headerOf(root, rows, { traceId, project: null, shareUrl, readOnly: true }), runs: slimRows(rows), source: 'public' as const, requests: 1 };
   }
 
   private async thread(threadId: string, projectId: string, signal: AbortSignal) {
