@@ -37,6 +37,8 @@ export const TreePane = forwardRef<TreePaneHandle, TreePaneProps>(function TreeP
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
+    // Rows render in React's own time, not synchronously inside each scroll event.
+    useFlushSync: false,
   });
   const selectedIndex = selectedId === undefined ? -1 : tree.index.get(selectedId);
   const at = selectedIndex === undefined || selectedIndex < 0 ? -1 : visible.indexOf(selectedIndex);
