@@ -38,8 +38,8 @@ describe('trace viewer in the workbench', function () {
 
   it('opens the demo agent run as its trace: tree, timeline, messages, the errored step, feedback', async () => {
     const { page } = wb;
-    await setTheme(page, 'dark');
     await openLangSmithContainer(page);
+    await setTheme(page, 'dark');
     await treeRow(page, /^demo-assistant/).click();
     const agent = sidebar(page).getByRole('treeitem', { name: /^TravelAgent/ }).first();
     await agent.waitFor({ timeout: 30_000 });
@@ -68,6 +68,13 @@ describe('trace viewer in the workbench', function () {
     await frame.locator('body').press(']');
     await frame.getByTestId('detail-name').filter({ hasText: 'get_events' }).waitFor({ timeout: 15_000 });
     await frame.getByTestId('error').waitFor();
+
+    // The chart the tool rendered: its image, loaded from its link (not inlined).
+    await frame.getByTestId('run-row').filter({ hasText: 'render_forecast_chart' }).first().click();
+    const chart = frame.getByTestId('attachments').locator('img').first();
+    await chart.waitFor({ timeout: 15_000 });
+    assert.match((await chart.getAttribute('src')) ?? '', /^http:\/\/127\.0\.0\.1:\d+\/attachments\//);
+    await eventually(async () => ((await chart.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)) > 0 ? true : null));
 
     // Feedback on the llm run, in place; then on the server.
     await frame.getByTestId('run-row').filter({ hasText: 'ChatOpenAI' }).first().click();

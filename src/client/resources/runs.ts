@@ -98,6 +98,11 @@ export interface RunReadOptions {
   projectId?: string;
   /** The run's start time: helps LangSmith find it on v2. */
   startTime?: DateLike;
+  /**
+   * Also the links of its attachments: v2's `attachments` (name → pre-signed URL). v1 always answers them, as
+   * `s3_urls` (`attachment.<name>` → `{presigned_url, …}`).
+   */
+  attachments?: boolean;
   signal?: AbortSignal;
 }
 
@@ -146,7 +151,7 @@ export class RunsResource {
     }
     const run = await this.ctx.http.request({
       path: v2Path(this.ctx.http.apiUrl, `runs/${id}`),
-      query: { project_id: o.projectId, start_time: iso(o.startTime), selects: v2Selects(ALL_V1_FIELDS) },
+      query: { project_id: o.projectId, start_time: iso(o.startTime), selects: [...v2Selects(ALL_V1_FIELDS)!, ...(o.attachments ? ['ATTACHMENTS'] : [])] },
       action: 'read run',
       schema: RunV2Schema,
       signal: o.signal,

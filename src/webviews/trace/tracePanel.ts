@@ -99,16 +99,31 @@ function feedbackItem(f: Feedback): FeedbackItem {
   };
 }
 
-/** A run's attachments that the page may load: http(s) links only. */
+/**
+ * A run's attachments that the page may load (http(s) links only): v2's `attachments` (name → link) or v1's
+ * `s3_urls` (`attachment.<name>` → `{presigned_url, mime_type}`).
+ */
 function attachmentsOf(run: Run): Attachment[] {
-  const raw = (run as Record<string, unknown>)['attachments'];
-  if (!raw || typeof raw !== 'object') return [];
+  const r = run as Record<string, unknown>;
   const out: Attachment[] = [];
-  for (const [name, v] of Object.entries(raw as Record<string, unknown>)) {
+  for (const [raw, v1] of [[r['attachments'], false], [r['s3_urls'], true]] as const) {
+    if (!raw || typeof raw !== 'object') continue;
+    out.push(...attachmentLinks(raw as Record<string, unknown>, v1));
+  }
+  const seen = new Set<string>();
+  return out.filter((a) => !seen.has(a.name) && !!seen.add(a.name));
+}
+
+/** The links of one map; v1's also holds the payloads' own blobs, whose keys are not `attachment.<name>`. */
+function attachmentLinks(raw: Record<string, unknown>, v1: boolean): Attachment[] {
+  const out: Attachment[] = [];
+  for (const [key, v] of Object.entries(raw)) {
+    if (v1 && !key.startsWith('attachment.')) continue;
+    const name = v1 ? key.slice('attachment.'.length) : key;
     const url = typeof v === 'string' ? v : v && typeof v === 'object' ? ((v as Record<string, unknown>)['presigned_url'] ?? (v as Record<string, unknown>)['url']) : undefined;
     if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) continue;
     const mime = v && typeof v === 'object' ? (v as Record<string, unknown>)['mime_type'] : undefined;
-    out.push({ name: name.replace(/^attachment\./, '').slice(0, 2000), url, mimeType: typeof mime === 'string' ? mime : mimeFromName(name) });
+    out.push({ name: name.slice(0, 2000), url, mimeType: typeof mime === 'string' ? mime : mimeFromName(name) });
   }
   return out;
 }
@@ -242,7 +257,7 @@ class TraceSession {
     const kept = this.runs.get(runId);
     if (kept && (!fresh || this.key.kind === 'shared')) return kept;
     if (this.key.kind === 'shared') throw new LangSmithNotFoundError(vscode.l10n.t('Run {0} is not part of this shared trace.', runId), { action: 'read shared run' });
-    const run = await this.clients.call((c) => c.runs.read(runId, { projectId: this.project?.id, signal }));
+    const run = await this.clients.call((c) => c.runs.read(runId, { projectId: this.project?.id, attachments: true, signal }));
     this.keep(run);
     return run;
   }

@@ -237,6 +237,25 @@ describe('trace viewer', function () {
     assert.equal(ready.state.kind === 'trace' ? ready.state.selectedRunId : null, toolId);
   });
 
+  it('opens a trace shared by link, read-only, with its runs', async () => {
+    const share = await http<{ share_token: string }>('PUT', `/runs/${rootId}/share`, { run_id: rootId, share_token: randomUUID() });
+    const link = `https://smith.example/public/${share.share_token}/r`;
+    await runScripted(workbench, 'langsmith.openSharedTrace', new ScriptedPrompter([{ input: link }]));
+    const { host } = panelOf((k) => k.kind === 'shared' && k.token === share.share_token);
+    const ready = await hostOk<{ state: TraceState }>(host, 'trace/ready', {});
+    assert.equal(ready.state.kind, 'trace');
+    if (ready.state.kind !== 'trace') return;
+    assert.equal(ready.state.trace.header.readOnly, true);
+    assert.equal(ready.state.trace.source, 'public');
+    assert.deepEqual(ready.state.trace.runs.map((r) => r.id).sort(), [rootId, llmId, toolId].sort());
+    const detail = await hostOk<RunDetail>(host, 'trace/readRun', { runId: toolId });
+    assert.match(detail.error ?? '', /upstream timed out/);
+    const refused = await hostCall(host, 'trace/addFeedback', { runId: toolId, key: 'x', score: 1, value: null, comment: null });
+    assert.equal(refused.ok, false);
+    await http('DELETE', `/runs/${rootId}/share`);
+    host.dispose();
+  });
+
   it('adds a run to a dataset as an example linked to it', async () => {
     const name = `from-runs-${randomUUID().slice(0, 8)}`;
     const dataset = await http<{ id: string; name: string }>('POST', '/datasets', { name });
