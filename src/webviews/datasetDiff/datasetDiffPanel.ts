@@ -4,7 +4,6 @@
 // the examples of the whole diff once, a chunk at a time, and keeps the ids that match. The JSON of an example
 // at both versions opens in VS Code's diff editor; editing opens the example editor.
 import * as vscode from 'vscode';
-import { NotSignedInError } from '../../auth/clientService';
 import type { Example } from '../../client';
 import { exampleSplits, metadataWithoutSplit } from '../../client/exampleSplits';
 import { Commands } from '../../constants';
@@ -25,6 +24,7 @@ import type { ParamsOf } from '../../protocol/messages';
 import { CancelledError, RequestError } from '../../protocol/router';
 import { documentUri } from '../../views/documents';
 import { summarize } from '../../views/format';
+import { reported } from '../reported';
 import type { PanelApp, PanelClients } from '../panels';
 
 /** Examples asked for in one request (the API's page maximum). */
@@ -70,16 +70,6 @@ export const datasetDiffApp: PanelApp<DatasetDiffKey, typeof DatasetDiffReady.re
 
 function diffTitle(datasetName: string, key: Pick<DatasetDiffKey, 'from' | 'to'>): string {
   return `${datasetName || vscode.l10n.t('Dataset')}: ${key.from.label} → ${key.to.label}`;
-}
-
-/** Errors the webview branches on get their code; the rest are reported as they are. */
-async function reported<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof NotSignedInError) throw new RequestError('notSignedIn', err.message);
-    throw err;
-  }
 }
 
 /** Resolves with `promise`, or rejects as soon as `signal` aborts (the work behind it goes on for others). */

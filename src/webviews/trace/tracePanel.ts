@@ -25,6 +25,7 @@ import {
   type TraceAction,
   type TraceState,
 } from '../../protocol/trace';
+import { reported } from '../reported';
 import type { PanelApp, PanelClients } from '../panels';
 import { cutPayload, valueAt, valueText } from './payload';
 import { epochMs, headerOf, rootOf, slimRows, threadIdOf, threadTotals, toRow, toTurn } from './rows';
@@ -74,16 +75,6 @@ function titleOf(state: TraceState, key: TraceKey): string {
   if (state.kind === 'trace') return vscode.l10n.t('Trace: {0}', state.trace.header.name);
   if (state.kind === 'thread') return vscode.l10n.t('Thread: {0}', short(state.thread.threadId));
   return traceApp.title(key);
-}
-
-/** Errors the page branches on get their code; the rest are reported as they are. */
-async function reported<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof NotSignedInError) throw new RequestError('notSignedIn', err.message);
-    throw err;
-  }
 }
 
 function feedbackItem(f: Feedback): FeedbackItem {
