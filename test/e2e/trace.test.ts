@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
 import { getJson, okJson } from '../harness/http';
 import type { LocalServer } from '../harness/localServer';
-import { eventually, openLangSmithContainer, runCommand, screenshot, sidebar, treeRow, webviewFrame, withWorkbench, type Workbench } from './workbench';
+import { eventually, openLangSmithContainer, screenshot, setTheme, sidebar, treeRow, webviewFrame, withWorkbench, type Workbench } from './workbench';
 
 interface RunJson {
   id: string;
@@ -26,14 +26,6 @@ describe('trace viewer in the workbench', function () {
       const f = await webviewFrame(page).catch(() => null);
       return f && (await f.getByTestId(testId).count().catch(() => 0)) ? f : null;
     }, 30_000);
-  }
-
-  async function setTheme(page: Page, kind: 'light' | 'dark') {
-    const isDark = async () => ((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').includes('vs-dark');
-    if ((await isDark()) === (kind === 'dark')) return;
-    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-    await eventually(async () => ((await isDark()) === (kind === 'dark') ? true : null));
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
   it('opens the demo agent run as its trace: tree, timeline, messages, the errored step, feedback', async () => {

@@ -11,7 +11,7 @@ import { getJson } from '../harness/http';
 import type { LocalServer } from '../harness/localServer';
 import { recordFigures } from '../harness/report';
 import { LangSmithClient } from '../../src/client';
-import { eventually, openLangSmithContainer, runCommand, screenshot, setViewOpen, treeRow, webviewFrame, withWorkbench, type Workbench } from './workbench';
+import { eventually, openLangSmithContainer, runCommand, screenshot, setTheme, setViewOpen, treeRow, webviewFrame, withWorkbench, type Workbench } from './workbench';
 
 
 interface ExampleJson {
@@ -130,15 +130,6 @@ describe('webview apps in the workbench', function () {
     await screenshot(page, 'example-editor-workbench-light');
     await setTheme(page, 'dark');
   });
-
-  /** Switches the workbench to a light or dark theme (and waits until it shows). */
-  async function setTheme(page: Page, kind: 'light' | 'dark') {
-    const isDark = async () => ((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').includes('vs-dark');
-    if ((await isDark()) === (kind === 'dark')) return;
-    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-    await eventually(async () => ((await isDark()) === (kind === 'dark') ? true : null));
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-  }
 
   /** Answers the open quick pick: types to filter, waits for the entry, takes it. */
   async function pick(page: Page, text: string, title: RegExp) {

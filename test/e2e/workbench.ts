@@ -148,6 +148,15 @@ export async function eventually<T>(probe: () => Promise<T | null | undefined>, 
   }
 }
 
+/** Switches the workbench to a light or dark theme (and waits until it shows). */
+export async function setTheme(page: Page, kind: 'light' | 'dark'): Promise<void> {
+  const isDark = async () => ((await page.locator('.monaco-workbench').getAttribute('class')) ?? '').includes('vs-dark');
+  if ((await isDark()) === (kind === 'dark')) return;
+  await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+  await eventually(async () => ((await isDark()) === (kind === 'dark') ? true : null));
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
 /** The primary sidebar (the LangSmith container once opened). */
 export function sidebar(page: Page): Locator {
   return page.locator('.part.sidebar');
