@@ -149,7 +149,7 @@ describe('playground', function () {
     assert.ok(!JSON.stringify(state).includes('local-dev-key'), 'the key never reaches the page');
   });
 
-  it('runs streamed, traces chain → prompt → llm → parser to the project, and Show Trace selects the run', async () => {
+  it('runs streamed, traces chain → prompt → llm → parser to the project, and Show Trace opens its trace', async () => {
     const project = `playground-${Date.now()}`;
     await config().update('playground.project', project, vscode.ConfigurationTarget.Global);
     const { host, events } = await open();
@@ -170,13 +170,14 @@ describe('playground', function () {
     // The values are remembered for the file.
     assert.deepEqual((await ready(host)).values, { style: 'terse', question: 'Why is the sky blue?' });
 
+    // Show Trace: the run's trace opens in the trace viewer (a playground run is the root of its trace).
     await hostOk(host, 'playground/revealTrace', { runId });
-    // The selected node is the extension's own object (its classes are not this bundle's): compared by id.
-    const until = Date.now() + 5_000;
-    const selectedId = () => workbench.views.projects.treeView.selection[0]?.id;
-    while (selectedId() !== `run/${runId}` && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(selectedId(), `run/${runId}`, 'the run is selected in the Projects view');
-    assert.equal(workbench.views.projects.treeView.visible, true);
+    const trace = workbench.panels.panelsOf<{ kind: string; traceId?: string }>(Panels.trace).find((p) => p.key.traceId === runId);
+    assert.ok(trace, 'the trace viewer opened on the run');
+    const shown = await hostOk<{ state: { kind: string; trace?: { header: { name: string }; runs: unknown[] } } }>(trace.host, 'trace/ready', {});
+    assert.equal(shown.state.trace?.header.name, 'Playground');
+    assert.equal(shown.state.trace?.runs.length, 4);
+    trace.host.dispose();
   });
 
   it('a missing value gives the spec’s message before any call: nothing runs, nothing is traced', async () => {

@@ -256,6 +256,22 @@ describe('trace viewer', function () {
     host.dispose();
   });
 
+  it('opens an llm run’s messages in the playground as an untitled prompt file', async () => {
+    await vscode.commands.executeCommand('langsmith.openRunInPlayground', { runId: llmId, projectId });
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'untitled' && d.uri.path.endsWith(`ChatOpenAI-${llmId.slice(0, 8)}.prompt.yaml`));
+    assert.ok(doc, `an untitled prompt file opened among ${vscode.workspace.textDocuments.map((d) => d.uri.toString()).join(', ')}`);
+    assert.match(doc.getText(), /You are terse\./);
+    assert.match(doc.getText(), /What is the weather in Paris\?/);
+    const playground = workbench.panels.panelsOf<{ kind: string; uri?: string }>(Panels.playground).find((p) => p.key.uri === doc.uri.toString());
+    assert.ok(playground, 'the playground runs that file');
+    const state = await hostOk<{ state: { prompt: { messages: { role: string }[] } | null } }>(playground.host, 'playground/ready', {});
+    assert.deepEqual(state.state.prompt?.messages.map((m) => m.role), ['system', 'human']);
+    playground.host.dispose();
+    // A run without chat messages says so.
+    const { errors } = await runScripted(workbench, 'langsmith.openRunInPlayground', new ScriptedPrompter([]), { runId: toolId, projectId });
+    assert.match(errors.join('\n'), /“weather_tool” has no chat messages in its inputs to run again\./);
+  });
+
   it('adds a run to a dataset as an example linked to it', async () => {
     const name = `from-runs-${randomUUID().slice(0, 8)}`;
     const dataset = await http<{ id: string; name: string }>('POST', '/datasets', { name });
