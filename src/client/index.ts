@@ -12,6 +12,7 @@ import { ComparativeExperimentsResource } from './resources/comparativeExperimen
 import { DatasetsResource } from './resources/datasets';
 import { ExamplesResource } from './resources/examples';
 import { FeedbackResource } from './resources/feedback';
+import { FeedbackConfigsResource } from './resources/feedbackConfigs';
 import { LinksResource } from './resources/links';
 import { ProjectsResource } from './resources/projects';
 import { PromptsResource } from './resources/prompts';
@@ -46,6 +47,7 @@ export class LangSmithClient {
   readonly datasets: DatasetsResource;
   readonly examples: ExamplesResource;
   readonly feedback: FeedbackResource;
+  readonly feedbackConfigs: FeedbackConfigsResource;
   readonly annotationQueues: AnnotationQueuesResource;
   readonly comparativeExperiments: ComparativeExperimentsResource;
   readonly prompts: PromptsResource;
@@ -66,6 +68,7 @@ export class LangSmithClient {
     this.traces = new TracesResource(this.ctx);
     this.threads = new ThreadsResource(this.ctx);
     this.feedback = new FeedbackResource(this.ctx);
+    this.feedbackConfigs = new FeedbackConfigsResource(this.ctx);
     this.annotationQueues = new AnnotationQueuesResource(this.ctx);
     this.comparativeExperiments = new ComparativeExperimentsResource(this.ctx, this.projects);
     this.prompts = new PromptsResource(this.ctx);
@@ -123,7 +126,9 @@ export { RETRYABLE_STATUSES, parseRetryAfter, type HttpConfig } from './http';
 export { SEMVER_MAX_LENGTH, MULTIPART_EXAMPLES_MIN_VERSION, parseServerVersion, multipartExamplesSupported } from './context';
 export { DEFAULT_FEEDBACK_TOKEN_EXPIRY } from './resources/feedback';
 export { DEFAULT_DATA_TYPE, DATASET_LIST_DEFAULT_LIMIT, DATASET_LIST_DEFAULT_OFFSET } from './resources/datasets';
-export { ANNOTATION_QUEUE_MAX_PAGE } from './resources/annotationQueues';
+export { ANNOTATION_QUEUE_MAX_PAGE, type QueueSettings, type RubricItem } from './resources/annotationQueues';
+export { QUEUE_ITEM_SECTIONS, QUEUE_ITEMS_MAX_PAGE, type QueueItem, type QueueItemSection, type QueueItemStatus } from './resources/queueItems';
+export { FEEDBACK_KEY_MAX, checkFeedbackConfig, type FeedbackConfigBody, type FeedbackConfigEntry } from './resources/feedbackConfigs';
 export { RunTree, Tracer, type RunInit, type RunEnd, type TracerOptions } from './tracing';
 export * from './runnables';
 export type { ExampleCreate, ExampleUpdate, AttachmentData } from './resources/examples';

@@ -217,6 +217,21 @@ export const AnnotationQueueSchema = z.looseObject({
   tenant_id: str,
   /** How many runs the queue holds: listings carry it (LangSmith's AnnotationQueueSchemaWithSize), a single read may not. */
   total_runs: num,
+  rubric_items: z
+    .array(
+      z.looseObject({
+        feedback_key: z.string(),
+        description: str,
+        score_descriptions: z.record(z.string(), z.string()).nullish(),
+        value_descriptions: z.record(z.string(), z.string()).nullish(),
+        is_required: z.boolean().nullish(),
+      }),
+    )
+    .nullish(),
+  default_dataset: str,
+  num_reviewers_per_item: num,
+  enable_reservations: z.boolean().nullish(),
+  reservation_minutes: num,
 });
 export type AnnotationQueue = z.infer<typeof AnnotationQueueSchema>;
 

@@ -6,12 +6,63 @@ import { assertUuid, ownId } from '../ids';
 import { offsetPaged } from '../paging';
 import { AnnotationQueueSchema, QueueRunAddedSchema, QueueRunSchema, QueueSizeSchema, type AnnotationQueue, type QueueRun } from '../schemas';
 import { compact, seg } from './common';
+import { QueueItemsResource } from './queueItems';
 
 /** Spec §9: annotation queue listing asks for at most 100 per page. */
 export const ANNOTATION_QUEUE_MAX_PAGE = 100;
 
+/** One rubric item as LangSmith stores it on a queue. */
+export interface RubricItem {
+  feedback_key: string;
+  description?: string | null;
+  score_descriptions?: Record<string, string> | null;
+  value_descriptions?: Record<string, string> | null;
+  is_required?: boolean | null;
+}
+
+/** A queue's review settings (camelCase here, snake_case on the wire); null clears one on update. */
+export interface QueueSettings {
+  description?: string | null;
+  rubricInstructions?: string | null;
+  rubricItems?: RubricItem[] | null;
+  defaultDatasetId?: string | null;
+  numReviewersPerItem?: number | null;
+  enableReservations?: boolean;
+  reservationMinutes?: number | null;
+}
+
+function settingsBody(o: QueueSettings) {
+  if (o.defaultDatasetId) assertUuid(o.defaultDatasetId, 'defaultDatasetId');
+  if (o.numReviewersPerItem != null && (!Number.isInteger(o.numReviewersPerItem) || o.numReviewersPerItem < 1)) {
+    throw new LangSmithValidationError(`Invalid reviewers per item: ${String(o.numReviewersPerItem)} (a whole number from 1)`);
+  }
+  if (o.reservationMinutes != null && (!Number.isInteger(o.reservationMinutes) || o.reservationMinutes < 1)) {
+    throw new LangSmithValidationError(`Invalid reservation minutes: ${String(o.reservationMinutes)} (a whole number from 1)`);
+  }
+  const keys = new Set<string>();
+  for (const r of o.rubricItems ?? []) {
+    if (!r.feedback_key.trim()) throw new LangSmithValidationError('A rubric item needs a feedback key.');
+    if (keys.has(r.feedback_key)) throw new LangSmithValidationError(`"${r.feedback_key}" is already in the rubric.`);
+    keys.add(r.feedback_key);
+  }
+  return compact({
+    description: o.description,
+    rubric_instructions: o.rubricInstructions,
+    rubric_items: o.rubricItems,
+    default_dataset: o.defaultDatasetId,
+    num_reviewers_per_item: o.numReviewersPerItem,
+    enable_reservations: o.enableReservations,
+    reservation_minutes: o.reservationMinutes,
+  });
+}
+
 export class AnnotationQueuesResource {
-  constructor(private readonly ctx: ClientContext) {}
+  /** The review API: items, sections, statuses (LangSmith 0.16.14 on). */
+  readonly items: QueueItemsResource;
+
+  constructor(private readonly ctx: ClientContext) {
+    this.items = new QueueItemsResource(ctx);
+  }
 
   list(
     o: { queueIds?: string[]; name?: string; nameContains?: string; limit?: number; pageSize?: number; signal?: AbortSignal } = {},
@@ -30,15 +81,16 @@ export class AnnotationQueuesResource {
     );
   }
 
-  async create(o: { name: string; description?: string; rubricInstructions?: string; queueId?: string; signal?: AbortSignal }): Promise<AnnotationQueue> {
+  async create(o: { name: string; queueId?: string; signal?: AbortSignal } & QueueSettings): Promise<AnnotationQueue> {
     const own = ownId(o.queueId, 'queueId');
     const id = own.id;
+    const settings = settingsBody(o);
     return createWithId(
       this.ctx.http,
       {
         method: 'POST',
         path: '/annotation-queues',
-        json: compact({ id, name: o.name, description: o.description, rubric_instructions: o.rubricInstructions }),
+        json: { id, name: o.name, ...settings },
         action: 'create annotation queue',
         schema: AnnotationQueueSchema,
         signal: o.signal,
@@ -57,11 +109,12 @@ export class AnnotationQueuesResource {
     });
   }
 
-  async update(queueId: string, o: { name?: string; description?: string; rubricInstructions?: string; signal?: AbortSignal }): Promise<void> {
+  async update(queueId: string, o: { name?: string; signal?: AbortSignal } & QueueSettings): Promise<void> {
+    const settings = settingsBody(o);
     await this.ctx.http.request({
       method: 'PATCH',
       path: `/annotation-queues/${seg(queueId, 'queueId')}`,
-      json: compact({ name: o.name, description: o.description, rubric_instructions: o.rubricInstructions }),
+      json: compact({ name: o.name, ...settings }),
       action: 'update annotation queue',
       responseType: 'none',
       idempotent: true,

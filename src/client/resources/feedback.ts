@@ -26,8 +26,8 @@ export interface FeedbackCreate {
   value?: unknown;
   correction?: unknown;
   comment?: string;
-  /** 'api' (default) or 'model' for evaluators. */
-  feedbackSourceType?: 'api' | 'model';
+  /** 'api' (default), 'model' for evaluators, 'app' for a person reviewing (an annotation queue). */
+  feedbackSourceType?: 'api' | 'model' | 'app';
   sourceInfo?: Record<string, unknown>;
   sourceRunId?: string;
   comparativeExperimentId?: string;
