@@ -40,6 +40,10 @@ export const Commands = {
   createQueue: 'langsmith.createQueue',
   deleteQueue: 'langsmith.deleteQueue',
   editQueue: 'langsmith.editQueue',
+  reviewQueue: 'langsmith.reviewQueue',
+  createFeedbackConfig: 'langsmith.createFeedbackConfig',
+  editFeedbackConfig: 'langsmith.editFeedbackConfig',
+  deleteFeedbackConfig: 'langsmith.deleteFeedbackConfig',
   // Feedback and experiments
   addFeedback: 'langsmith.addFeedback',
   showFeedback: 'langsmith.showFeedback',
