@@ -77,7 +77,7 @@ function titleOf(state: TraceState, key: TraceKey): string {
   return traceApp.title(key);
 }
 
-function feedbackItem(f: Feedback): FeedbackItem {
+export function feedbackItem(f: Feedback): FeedbackItem {
   const source = f.feedback_source && typeof f.feedback_source === 'object' ? (f.feedback_source as { type?: unknown }).type : undefined;
   return {
     id: f.id,
@@ -148,7 +148,8 @@ function modelOf(run: Run): string | null {
   return typeof provider === 'string' && provider ? `${model} (${provider})` : model;
 }
 
-class TraceSession {
+/** One trace's reading (its runs, a run whole, long values): the trace panel's, and the review panel's per item. */
+export class TraceSession {
   /** The trace's project and its name, once found. */
   private project: ProjectRef | null = null;
   private traceId: string | undefined;
@@ -156,6 +157,8 @@ class TraceSession {
   private shareUrl: string | null = null;
   /** Most recently read last. */
   private readonly runs = new Map<string, Run>();
+  /** The ids of the trace's runs, once read. */
+  private readonly runIds = new Set<string>();
 
   constructor(
     private readonly clients: PanelClients,
@@ -187,6 +190,7 @@ class TraceSession {
     const root = rootOf(read.runs, traceId)!;
     const rows = read.runs.map(toRow);
     this.rootRunId = root.id;
+    for (const r of read.runs) this.runIds.add(r.id);
     let requests = read.requests;
     const projectId = root.session_id ?? key.projectId;
     if (projectId && this.project?.id !== projectId) {
@@ -235,6 +239,16 @@ class TraceSession {
       moreTurns: Math.max(0, totals.turns - shown.length),
       totals,
     };
+  }
+
+  /** Whether the run is part of the trace read. */
+  has(runId: string): boolean {
+    return this.runIds.has(runId) || this.runs.has(runId);
+  }
+
+  /** A run read elsewhere (whole), so it is not read again. */
+  remember(run: Run): void {
+    this.keep(run);
   }
 
   private keep(run: Run): void {
