@@ -20,6 +20,7 @@ import { commandRegistrar } from './commands/registerCommand';
 import { registerResourceCommands } from './commands/resourceCommands';
 import { registerViewCommands } from './commands/viewCommands';
 import { registerPanelCommands } from './commands/panelCommands';
+import { registerReviewCommands } from './commands/reviewCommands';
 import { registerTraceCommands } from './commands/traceCommands';
 import { registerPlaygroundCommands } from './commands/playgroundCommands';
 import { registerPromptFileCommands } from './commands/promptFileCommands';
@@ -93,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   registerPromptFileCommands(register, clients, views, panels);
   registerPlaygroundCommands(register, clients, views, panels, context.secrets);
   registerTraceCommands(register, clients, views, panels);
+  registerReviewCommands(register, clients, panels);
   context.subscriptions.push(watchPromptFiles());
 
   void connection.updateContext();

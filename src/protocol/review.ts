@@ -244,6 +244,9 @@ export const Act = defineRequest(
 /** The host pushes the queue again (its settings changed in the settings panel, or the tree refreshed it). */
 export const QueueChanged = defineNotification('review/queueChanged', z.strictObject({ queue: QueueInfo, counts: Counts }));
 
+/** The host shows an item in an open panel (an item was clicked in the tree while the queue's panel was open). */
+export const ShowItem = defineNotification('review/showItem', z.strictObject({ itemId: id }));
+
 /** How long the page waits after the last keystroke before it sends the draft. */
 export const DRAFT_DEBOUNCE_MS = 300;
 

@@ -10,5 +10,6 @@ export const Panels = {
   datasetDiff: definePanel({ app: 'datasetDiff', instances: 'perKey', load: () => import('./datasetDiff/datasetDiffPanel').then((m) => m.datasetDiffApp) }),
   promptCommit: definePanel({ app: 'promptCommit', instances: 'perKey', load: () => import('./promptCommit/promptCommitPanel').then((m) => m.promptCommitApp) }),
   trace: definePanel({ app: 'trace', instances: 'perKey', load: () => import('./trace/tracePanel').then((m) => m.traceApp) }),
+  review: definePanel({ app: 'review', instances: 'perKey', load: () => import('./review/reviewPanel').then((m) => m.reviewApp) }),
   playground: definePanel({ app: 'playground', instances: 'perKey', load: () => import('./playground/playgroundPanel').then((m) => m.playgroundApp) }),
 };
