@@ -134,7 +134,8 @@ function SettingsForm() {
   }
 
   async function doSave() {
-    if (save.pending) return;
+    // Ctrl+S with nothing to save sends nothing (a new queue is always created on Save).
+    if (save.pending || (state.queueId !== null && snapshot(latest.current, state.configs) === pristine.base)) return;
     setStatus(undefined);
     setError(undefined);
     setChecked(true);
