@@ -362,6 +362,45 @@ describe('webview: queue settings', () => {
     assert.equal(await page.getByTestId('qs-unsaved').count(), 0);
   });
 
+  it('after a reload with other server data: a saved draft follows the server, an edited one is kept and told', async () => {
+    let now = settings();
+    const edited = () => settings({ form: { description: 'Edited in another window.' } });
+    app = await open('queueSettings', {
+      handlers: {
+        'queueSettings/ready': () => ready(now)(),
+        'queueSettings/save': (params) => {
+          now = settings({ form: (params as SaveParams).form });
+          return { state: now, message: 'Saved the queue.' };
+        },
+      },
+    });
+    const page = app.page;
+    await page.getByTestId('queue-settings').waitFor();
+    await page.getByTestId('qs-reviewers').fill('3');
+    await page.getByTestId('qs-save').click();
+    await page.getByText('Saved the queue.').waitFor();
+    now = edited();
+    await app.reload();
+    await page.getByTestId('queue-settings').waitFor();
+    assert.equal(await page.getByTestId('qs-description').inputValue(), 'Edited in another window.');
+    assert.equal(await page.getByTestId('qs-reviewers').inputValue(), '2', 'the server’s value, not the old draft’s');
+    assert.equal(await page.getByTestId('qs-changed-on-server').count(), 0);
+    assert.equal(await page.getByTestId('qs-unsaved').count(), 0);
+    // Ctrl+S with nothing changed sends nothing.
+    await page.getByTestId('qs-name').focus();
+    await page.keyboard.press('Control+s');
+    await page.waitForTimeout(100);
+    assert.equal(saves(app).length, 1);
+
+    await page.getByTestId('qs-name').fill('Typed here');
+    now = settings({ form: { description: 'Edited again elsewhere.' } });
+    await app.reload();
+    await page.getByTestId('qs-changed-on-server').waitFor();
+    assert.equal(await page.getByTestId('qs-name').inputValue(), 'Typed here');
+    assert.equal(await page.getByTestId('qs-description').inputValue(), 'Edited in another window.', 'the draft is kept whole');
+    assert.equal(await page.getByTestId('qs-unsaved').count(), 1);
+  });
+
   it('creates a new queue: its title, Create, then Open Review once it exists', async () => {
     const blankForm: QueueForm = { name: '', description: '', instructions: '', rubric: [], defaultDataset: null, reviewersPerItem: 1, reservations: false, reservationMinutes: 60 };
     const blank = settings({ queueId: null, form: blankForm });
