@@ -172,6 +172,24 @@ describe('webview: queue settings', () => {
     assert.deepEqual(form.rubric[0], FORM.rubric[0]);
   });
 
+  it('a config set up while a new key is still being typed goes with the finished key', async () => {
+    app = await open('queueSettings', { handlers: savingHost(settings()) });
+    const page = app.page;
+    await page.getByTestId('queue-settings').waitFor();
+    await page.getByTestId('add-rubric-item').click();
+    const added = page.getByTestId('rubric-item').nth(2);
+    await added.getByTestId('rubric-key').fill('ton');
+    await added.getByTestId('config-type').selectOption('continuous');
+    await added.getByTestId('config-max').fill('5');
+    await added.getByTestId('config-lower-better').check();
+    await added.getByTestId('rubric-key').fill('tone_score');
+    assert.equal(await added.getByTestId('config-type').inputValue(), 'continuous');
+    assert.equal(await added.getByTestId('config-max').inputValue(), '5');
+    await page.getByTestId('qs-save').click();
+    await sent(app, 'queueSettings/save');
+    assert.deepEqual(saves(app)[0]!.configs, [{ key: 'tone_score', config: { type: 'continuous', min: 0, max: 5 }, lowerIsBetter: true }]);
+  });
+
   it('changing the lower-is-better of a key, or its type, sends that config; changing it back sends none', async () => {
     app = await open('queueSettings', { handlers: savingHost(settings()) });
     const page = app.page;
