@@ -7,7 +7,7 @@
 // form, the host writes the feedback configs that changed, then the queue, and answers with what the server
 // now has. A failed save comes back as an error and the form stays as typed.
 import * as z from 'zod/mini';
-import { defineReady, defineRequest } from './messages';
+import { defineReady, defineRequest, inboundRecord } from './messages';
 import { FeedbackConfig } from './review';
 
 const id = z.string().check(z.minLength(1), z.maxLength(100));
@@ -23,9 +23,9 @@ export const RubricItemForm = z.strictObject({
   description: z.string().check(z.maxLength(10_000)),
   required: z.boolean(),
   /** What a score means, keyed by the score as written ("0", "0.5", "1"). */
-  scoreDescriptions: z.record(z.string(), short),
+  scoreDescriptions: inboundRecord(z.string(), short),
   /** What a category means, keyed by its label. */
-  valueDescriptions: z.record(z.string(), short),
+  valueDescriptions: inboundRecord(z.string(), short),
 });
 export type RubricItemForm = z.infer<typeof RubricItemForm>;
 

@@ -8,7 +8,7 @@
 // and a closed panel. Done, Requeue and Remove answer with the next item needing my review, read ahead by the
 // host while the current one is shown.
 import * as z from 'zod/mini';
-import { defineNotification, defineReady, defineRequest } from './messages';
+import { defineNotification, defineReady, defineRequest, inboundRecord } from './messages';
 import { FeedbackItem, LoadProblem, Payload, RunDetail, ThreadData, TraceData } from './trace';
 
 const id = z.string().check(z.minLength(1), z.maxLength(100));
@@ -38,7 +38,7 @@ export type FeedbackConfig = z.infer<typeof FeedbackConfig>;
 
 /** One rubric item of the queue, with the config of its key (freeform when the workspace has none). */
 export const RubricField = z.strictObject({
-  key: z.string().check(z.minLength(1), z.maxLength(200)),
+  key: z.string().check(z.minLength(1), z.maxLength(180)),
   description: z.nullable(text),
   required: z.boolean(),
   config: FeedbackConfig,
@@ -102,7 +102,7 @@ export type ItemSummary = z.infer<typeof ItemSummary>;
 /** A draft of the review form, as the page last sent it. Keys are rubric keys. */
 export const Draft = z.strictObject({
   /** Per rubric key: a score (continuous, or a category's value) and a label (categorical) or text (freeform). */
-  fields: z.record(z.string(), z.strictObject({ score: z.nullable(z.number()), value: z.nullable(z.string().check(z.maxLength(10_000))) })),
+  fields: inboundRecord(z.string(), z.strictObject({ score: z.nullable(z.number()), value: z.nullable(z.string().check(z.maxLength(10_000))) })),
   comment: z.string().check(z.maxLength(10_000)),
   /** The corrected outputs as the reviewer typed them (JSON text; empty: no correction). */
   correction: z.string().check(z.maxLength(1_000_000)),
@@ -189,7 +189,7 @@ export const Review = z.strictObject({
   /** One entry per rubric key that was filled (required ones must be). */
   fields: z.array(
     z.strictObject({
-      key: z.string().check(z.minLength(1), z.maxLength(200)),
+      key: z.string().check(z.minLength(1), z.maxLength(180)),
       score: z.nullable(z.number()),
       value: z.nullable(z.string().check(z.maxLength(10_000))),
     }),
