@@ -5,8 +5,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { AddFeedback, ReadRun, type FeedbackItem, type Payload, type RunDetail, type RunRow } from '../../../../src/protocol/trace';
 import { useRequest } from '../../common/app';
 import { Banner, ProgressRing, ToggleButton } from '../../common/components';
-import { duration, formatCost, formatDuration, formatTime, RUN_TYPE_LABEL } from './format';
-import { LongText, PayloadView, rendersAs, type PartName } from './payload';
+import { duration, formatCost, formatDuration, formatTime, RUN_TYPE_LABEL } from '../../common/run/format';
+import { LongText, PayloadView, rendersAs, type PartName } from '../../common/run/payload';
 
 const CACHE_SIZE = 30;
 

@@ -2,10 +2,10 @@
 // messages where they are), with its latency, tokens, error and a way to open its trace.
 import { type ThreadData, type ThreadTurn } from '../../../../src/protocol/trace';
 import { TextButton } from '../../common/components';
-import { aiAnswer, humanInput, type Message, type Path } from './classify';
-import { duration, formatCost, formatCount, formatDuration, formatTime } from './format';
+import { aiAnswer, humanInput, type Message, type Path } from '../../common/run/classify';
+import { duration, formatCost, formatCount, formatDuration, formatTime } from '../../common/run/format';
 import { ActResult, useAct } from './Header';
-import { LongText, MessageView, WithPayload } from './payload';
+import { LongText, MessageView, WithPayload } from '../../common/run/payload';
 
 
 export function ThreadView({ thread }: { thread: ThreadData }) {

@@ -3,9 +3,10 @@
 // text (React escapes it); no server string becomes a link or markup.
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
 import { ShowAll, type Cut, type Payload } from '../../../../src/protocol/trace';
-import { useRequest } from '../../common/app';
-import { TextButton } from '../../common/components';
+import { useRequest } from '../app';
+import { TextButton } from '../components';
 import { classify, type Doc, type Message, type Part, type Path, type ToolCall } from './classify';
+import './run.css';
 
 export type PartName = 'inputs' | 'outputs' | 'metadata' | 'invocationParams';
 
