@@ -462,6 +462,32 @@ describe('webview: annotation review', () => {
     assert.deepEqual(review.correction, { role: 'assistant', content: 'Open Settings, then Reset.' });
   });
 
+  it('reads a cut value whole through review/showAll, and corrects the outputs from the whole value', async () => {
+    const whole = 'The full answer. '.repeat(400);
+    const item = viewOf(1);
+    item.run!.outputs = payload({ answer: whole.slice(0, 100) }, [{ path: ['answer'], kind: 'string', length: whole.length }]);
+    const app = await open('review', {
+      handlers: reviewHost({
+        current: item,
+        extra: {
+          'review/showAll': (params: unknown) => {
+            const { path } = params as { path: unknown[] };
+            return { text: path.length ? whole : JSON.stringify({ answer: whole }), opened: false };
+          },
+        },
+      }),
+    });
+    await ready(app);
+    const p = app.page;
+    await p.getByTestId('outputs').getByTestId('show-all-cut').click();
+    await eventually(() => assert.deepEqual(app.requests('review/showAll'), [{ runId: uid(1001), part: 'outputs', path: ['answer'] }]));
+    await p.getByTestId('outputs').getByText('characters more', { exact: false }).waitFor({ state: 'detached' });
+    await p.getByTestId('correct-outputs').click();
+    await p.getByTestId('correction').waitFor();
+    assert.deepEqual(app.requests('review/showAll')[1], { runId: uid(1001), part: 'outputs', path: [] });
+    assert.deepEqual(JSON.parse(await p.getByTestId('correction').inputValue()), { answer: whole });
+  });
+
   it('renders hostile text as text: markup, long strings, right-to-left', async () => {
     const evil = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">';
     const long = 'W'.repeat(6000);
@@ -490,7 +516,7 @@ describe('webview: annotation review', () => {
     // Nothing wider than the panel.
     const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `overflows by ${overflow}px`);
-    await field(app, '__proto__').scrollIntoViewIfNeeded();
+    await p.getByTestId('instructions').scrollIntoViewIfNeeded();
     await screenshot(p, 'review-hostile-dark-400');
     await p.getByTestId('done').click();
     await eventually(() => assert.equal(app.requests('review/done').length, 1));

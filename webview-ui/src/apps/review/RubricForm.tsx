@@ -160,6 +160,7 @@ function FieldControl({ field, index, value, onChange, onInvalid }: { field: Rub
               type="button"
               className="rv-choice"
               aria-pressed={chosen}
+              title={c.label.length > 80 ? c.label : undefined}
               data-testid="choice"
               data-key={field.key}
               data-value={c.value}
