@@ -20,14 +20,13 @@ export function ItemList({ counts, currentId, onOpen }: { counts: Counts; curren
   const [section, setSection] = useState<Section>('needs_my_review');
   return (
     <nav className="rv-list-pane" aria-label="Items of the queue">
-      <div className="rv-tabs" role="tablist" aria-label="Sections">
+      <div className="rv-tabs" role="group" aria-label="Sections">
         {SECTIONS.map((s) => (
           <button
             key={s.section}
             type="button"
-            role="tab"
             className="rv-tab"
-            aria-selected={section === s.section}
+            aria-pressed={section === s.section}
             aria-controls="rv-item-list"
             onClick={() => setSection(s.section)}
             data-testid={`tab-${s.section}`}
@@ -87,7 +86,7 @@ function Pages({ section, currentId, onOpen }: { section: Section; currentId: st
     );
   return (
     <>
-      <div ref={scroller} id="rv-item-list" className="rv-list" role="tabpanel" aria-busy={list.pending} data-testid="item-list">
+      <div ref={scroller} id="rv-item-list" className="rv-list" aria-label="Items" aria-busy={list.pending} data-testid="item-list">
         {/* Virtualisation's positions are the only inline styles: the list's full height and each row's offset. */}
         <ul className="rv-list-inner" style={{ height: virtualizer.getTotalSize() }}>
           {shown.map((v) => {

@@ -237,7 +237,7 @@ function ContinuousControl({
         {min !== null && max !== null && (
           <input
             type="range"
-            className="rv-slider"
+            className={value.score === null ? 'rv-slider rv-slider-unset' : 'rv-slider'}
             min={min}
             max={max}
             step={step}
