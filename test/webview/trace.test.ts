@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import type { FeedbackItem, Payload, RunDetail, RunRow, ThreadData, ThreadTurn, TraceData, TraceState } from '../../src/protocol/trace';
 import type { Locator } from 'playwright-core';
-import { aiAnswer, classify, humanInput } from '../../webview-ui/src/apps/trace/classify';
-import { ancestorIds, barGeometry, buildTree, dottedParent, expandTo, timeSpan, visibleRows } from '../../webview-ui/src/apps/trace/tree';
+import { aiAnswer, classify, humanInput } from '../../webview-ui/src/common/run/classify';
+import { ancestorIds, barGeometry, buildTree, dottedParent, expandTo, timeSpan, visibleRows } from '../../webview-ui/src/common/run/tree';
 import { HostError, screenshot, withWebviewApps, type OpenApp } from './harness';
 
 const T0 = Date.UTC(2026, 0, 15, 9, 30, 0);

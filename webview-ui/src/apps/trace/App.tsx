@@ -1,12 +1,21 @@
 // The trace viewer: one trace, a thread, or why neither could be shown (with Retry).
 import { useState } from 'react';
-import { Reload, type LoadProblem, type TraceState } from '../../../../src/protocol/trace';
+import { Reload, ShowAll, type LoadProblem, type TraceState } from '../../../../src/protocol/trace';
 import { useAppState, useRequest } from '../../common/app';
 import { Banner, Button } from '../../common/components';
+import { ShowAllProvider } from '../../common/run/payload';
 import { ThreadView } from './ThreadView';
 import { TraceView } from './TraceView';
 
 export function App() {
+  return (
+    <ShowAllProvider request={ShowAll}>
+      <Content />
+    </ShowAllProvider>
+  );
+}
+
+function Content() {
   const [state] = useAppState<TraceState>();
   if (state.kind === 'problem') return <ProblemView problem={state.problem} />;
   if (state.kind === 'thread') return <ThreadView thread={state.thread} />;

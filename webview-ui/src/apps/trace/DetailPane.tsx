@@ -2,11 +2,11 @@
 // feedback (with a form to add some) and attachments. Details are read when a run is selected (the previous
 // read is cancelled) and a few are kept, so going back is instant.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { AddFeedback, ReadRun, type FeedbackItem, type Payload, type RunDetail, type RunRow } from '../../../../src/protocol/trace';
+import { AddFeedback, ReadRun, type FeedbackItem, type RunDetail, type RunRow } from '../../../../src/protocol/trace';
 import { useRequest } from '../../common/app';
-import { Banner, ProgressRing, ToggleButton } from '../../common/components';
-import { duration, formatCost, formatDuration, formatTime, RUN_TYPE_LABEL } from './format';
-import { LongText, PayloadView, rendersAs, type PartName } from './payload';
+import { Banner, ProgressRing } from '../../common/components';
+import { duration, formatCost, formatDuration, formatTime, RUN_TYPE_LABEL } from '../../common/run/format';
+import { AttachmentsSection, ErrorSection, FeedbackList, MetadataSection, PayloadSection } from '../../common/run/sections';
 
 const CACHE_SIZE = 30;
 
@@ -99,85 +99,11 @@ function DetailBody({ detail, onFeedback }: { detail: RunDetail; onFeedback(item
     <>
       <PayloadSection title="Input" payload={detail.inputs} runId={detail.id} part="inputs" testId="inputs" />
       <PayloadSection title="Output" payload={detail.outputs} runId={detail.id} part="outputs" testId="outputs" />
-      {detail.error !== null && (
-        <section className="tv-section tv-section-error" data-testid="error">
-          <h3>Error</h3>
-          <LongText text={detail.error} path={[]} className="tv-error-text" />
-        </section>
-      )}
-      <section className="tv-section" data-testid="metadata">
-        <h3>Metadata</h3>
-        {detail.tags.length > 0 && (
-          <ul className="tv-tags" aria-label="Tags">
-            {detail.tags.map((t, i) => (
-              <li key={i} className="tv-tag">
-                {t}
-              </li>
-            ))}
-          </ul>
-        )}
-        {detail.model !== null && (
-          <p>
-            <span className="tv-muted">Model </span>
-            <span className="tv-mono">{detail.model}</span>
-          </p>
-        )}
-        {detail.invocationParams && (
-          <>
-            <h4>Invocation parameters</h4>
-            <PayloadView payload={detail.invocationParams} runId={detail.id} part="invocationParams" asJson />
-          </>
-        )}
-        {detail.metadata && (
-          <>
-            <h4>Run metadata</h4>
-            <PayloadView payload={detail.metadata} runId={detail.id} part="metadata" asJson />
-          </>
-        )}
-        {detail.inDataset && <p className="tv-muted">An example of a dataset came from this run.</p>}
-        {!detail.tags.length && detail.model === null && !detail.invocationParams && !detail.metadata && <p className="tv-muted">None.</p>}
-      </section>
+      <ErrorSection error={detail.error} />
+      <MetadataSection detail={detail} />
       <FeedbackSection runId={detail.id} items={detail.feedback} onAdded={onFeedback} />
-      {detail.attachments.length > 0 && (
-        <section className="tv-section" data-testid="attachments">
-          <h3>Attachments</h3>
-          <ul className="tv-attachments">
-            {detail.attachments.map((a, i) => (
-              <li key={i} className="tv-attachment">
-                {a.mimeType?.startsWith('image/') && /^https?:\/\//i.test(a.url) ? (
-                  <figure>
-                    <img className="tv-image" loading="lazy" src={a.url} alt={a.name} />
-                    <figcaption>{a.name}</figcaption>
-                  </figure>
-                ) : (
-                  <button type="button" className="tv-attachment-file">
-                    <span>{a.name}</span> <span className="tv-muted">{a.mimeType ?? 'unknown type'}</span>
-                  </button>
-                )}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <AttachmentsSection detail={detail} />
     </>
-  );
-}
-
-function PayloadSection({ title, payload, runId, part, testId }: { title: string; payload: Payload | null; runId: string; part: PartName; testId: string }) {
-  const [asJson, setAsJson] = useState(false);
-  const kind = payload ? rendersAs(payload) : 'json';
-  return (
-    <section className="tv-section" data-testid={testId}>
-      <div className="tv-section-head">
-        <h3>{title}</h3>
-        {payload && kind !== 'json' && (
-          <ToggleButton pressed={asJson} onToggle={setAsJson} data-testid={`${testId}-json`}>
-            {asJson ? 'Show rendered' : 'Show JSON'}
-          </ToggleButton>
-        )}
-      </div>
-      {payload === null ? <p className="tv-muted">None.</p> : <PayloadView payload={payload} runId={runId} part={part} asJson={asJson} />}
-    </section>
   );
 }
 
@@ -214,25 +140,7 @@ function FeedbackSection({ runId, items, onAdded }: { runId: string; items: Feed
   return (
     <section className="tv-section" data-testid="feedback">
       <h3>Feedback</h3>
-      {items.length === 0 ? (
-        <p className="tv-muted">No feedback yet.</p>
-      ) : (
-        <ul className="tv-feedback-list">
-          {items.map((f) => (
-            <li key={f.id} className="tv-feedback" data-testid="feedback-item">
-              <span className="tv-feedback-key">{f.key}</span>
-              {f.score !== null && <span className="tv-feedback-score"> {f.score}</span>}
-              {f.value !== null && f.value !== undefined && <span className="tv-feedback-value"> {typeof f.value === 'string' ? f.value : JSON.stringify(f.value)}</span>}
-              {f.comment !== null && <div className="tv-feedback-comment">{f.comment}</div>}
-              <div className="tv-muted">
-                {f.source ?? ''}
-                {f.source !== null && f.createdAt !== null && ' · '}
-                {formatTime(f.createdAt)}
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <FeedbackList items={items} />
       <form className="tv-feedback-form" onSubmit={(e) => void submit(e)} aria-label="Add feedback">
         <label>
           <span>Key</span>

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Act, type RunRow, type TraceAction, type TraceHeader } from '../../../../src/protocol/trace';
 import { useRequest } from '../../common/app';
 import { Banner, TextButton } from '../../common/components';
-import { duration, formatCost, formatCount, formatDuration, formatTime } from './format';
+import { duration, formatCost, formatCount, formatDuration, formatTime } from '../../common/run/format';
 
 const STATUS_LABEL = { success: 'Success', error: 'Error', pending: 'Running' } as const;
 const MESSAGE_MS = 4000;

@@ -1,12 +1,9 @@
 // A thread: its totals, then its turns oldest first, each the human's input and the AI's answer (rendered as
 // messages where they are), with its latency, tokens, error and a way to open its trace.
-import { type ThreadData, type ThreadTurn } from '../../../../src/protocol/trace';
-import { TextButton } from '../../common/components';
-import { aiAnswer, humanInput, type Message, type Path } from './classify';
-import { duration, formatCost, formatCount, formatDuration, formatTime } from './format';
+import type { ThreadData } from '../../../../src/protocol/trace';
+import { formatCost, formatCount, formatDuration } from '../../common/run/format';
 import { ActResult, useAct } from './Header';
-import { LongText, MessageView, WithPayload } from './payload';
-
+import { ThreadTurns } from '../../common/run/turns';
 
 export function ThreadView({ thread }: { thread: ThreadData }) {
   const act = useAct();
@@ -59,58 +56,7 @@ export function ThreadView({ thread }: { thread: ThreadData }) {
         </p>
       )}
       {thread.turns.length === 0 && <p className="tv-muted">This thread has no turns.</p>}
-      <ol className="tv-turns">
-        {thread.turns.map((turn) => (
-          <Turn key={turn.rootRunId} turn={turn} onOpen={() => void act.run('openTrace', turn.rootRunId)} />
-        ))}
-      </ol>
+      <ThreadTurns turns={thread.turns} onOpen={(turn) => void act.run('openTrace', turn.rootRunId)} />
     </main>
-  );
-}
-
-function Turn({ turn, onOpen }: { turn: ThreadTurn; onOpen(): void }) {
-  const input = turn.inputs ? humanInput(turn.inputs.value) : undefined;
-  const answer = turn.outputs ? aiAnswer(turn.outputs.value) : undefined;
-  return (
-    <li className={`tv-turn${turn.status === 'error' ? ' tv-turn-error' : ''}`} data-testid="turn">
-      <div className="tv-turn-head">
-        <span className="tv-turn-name">{turn.name}</span>
-        <span className="tv-muted">{formatTime(turn.start)}</span>
-        <span className="tv-muted">{formatDuration(duration(turn.start, turn.end)) || (turn.status === 'pending' ? 'running' : '')}</span>
-        {!!turn.tokens.total && <span className="tv-muted">{turn.tokens.total.toLocaleString('en-US')} tokens</span>}
-        <TextButton onClick={onOpen} data-testid="open-trace">
-          Open trace
-        </TextButton>
-      </div>
-      {turn.inputs && input && (
-        <WithPayload payload={turn.inputs} runId={turn.rootRunId} part="inputs">
-          <Said said={input} role="human" />
-        </WithPayload>
-      )}
-      {turn.outputs && answer && (
-        <WithPayload payload={turn.outputs} runId={turn.rootRunId} part="outputs">
-          <Said said={answer} role="ai" />
-        </WithPayload>
-      )}
-      {!input && !answer && <p className="tv-muted">No input or output.</p>}
-      {turn.status === 'error' && (
-        <p className="tv-error-text" data-testid="turn-error">
-          <span aria-label="Error">✕ </span>
-          {turn.errorPreview ?? 'This turn failed.'}
-        </p>
-      )}
-    </li>
-  );
-}
-
-function Said({ said, role }: { said: { message: Message } | { text: string; path: Path }; role: 'human' | 'ai' }) {
-  if ('message' in said) return <MessageView message={said.message} />;
-  return (
-    <div className={`tv-message tv-role-${role}`} data-testid="message" data-role={role}>
-      <div className="tv-message-head">
-        <span className="tv-role">{role === 'human' ? 'Human' : 'AI'}</span>
-      </div>
-      <LongText text={said.text} path={said.path} />
-    </div>
   );
 }

@@ -8,7 +8,7 @@ import { TextButton } from '../../common/components';
 import { DetailPane } from './DetailPane';
 import { Header } from './Header';
 import { TreePane, type TreePaneHandle } from './TreePane';
-import { ancestorIds, buildTree, expandTo, timeSpan, visibleRows } from './tree';
+import { ancestorIds, buildTree, expandTo, timeSpan, visibleRows } from '../../common/run/tree';
 
 const FIND_DELAY_MS = 250;
 const SPLIT_MIN = 20;

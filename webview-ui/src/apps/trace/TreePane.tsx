@@ -3,8 +3,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useRef, type KeyboardEvent } from 'react';
 import type { RunRow } from '../../../../src/protocol/trace';
-import { duration, formatDuration, formatTokens, RUN_TYPE_GLYPH, RUN_TYPE_LABEL } from './format';
-import { barGeometry, type TraceTree } from './tree';
+import { duration, formatDuration, formatTokens, RUN_TYPE_GLYPH, RUN_TYPE_LABEL } from '../../common/run/format';
+import { barGeometry, type TraceTree } from '../../common/run/tree';
 
 export const ROW_HEIGHT = 24;
 const INDENT_PX = 12;

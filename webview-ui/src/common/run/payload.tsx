@@ -2,10 +2,12 @@
 // all", JSON as a folded tree, and conversations, documents and text rendered as what they are. Everything is
 // text (React escapes it); no server string becomes a link or markup.
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
-import { ShowAll, type Cut, type Payload } from '../../../../src/protocol/trace';
-import { useRequest } from '../../common/app';
-import { TextButton } from '../../common/components';
+import type { RequestType } from '../../../../src/protocol/messages';
+import type { ShowAll, Cut, Payload } from '../../../../src/protocol/trace';
+import { useRequest } from '../app';
+import { TextButton } from '../components';
 import { classify, type Doc, type Message, type Part, type Path, type ToolCall } from './classify';
+import './run.css';
 
 export type PartName = 'inputs' | 'outputs' | 'metadata' | 'invocationParams';
 
@@ -16,6 +18,22 @@ interface PayloadContextValue {
 }
 
 const PayloadContext = createContext<PayloadContextValue | undefined>(undefined);
+
+/** The request that reads a value whole ("Show all"): the trace viewer's or the review page's (same shape). */
+export type ShowAllRequest = RequestType<(typeof ShowAll)['params'], (typeof ShowAll)['result']>;
+
+const ShowAllContext = createContext<ShowAllRequest | undefined>(undefined);
+
+/** Gives the payloads below it the app's "Show all" request. */
+export function ShowAllProvider({ request, children }: { request: ShowAllRequest; children: ReactNode }) {
+  return <ShowAllContext.Provider value={request}>{children}</ShowAllContext.Provider>;
+}
+
+function useShowAllRequest(): ShowAllRequest {
+  const request = useContext(ShowAllContext);
+  if (!request) throw new Error('Render payloads inside a ShowAllProvider.');
+  return request;
+}
 
 const pathKey = (path: Path) => JSON.stringify(path);
 
@@ -34,7 +52,7 @@ function useCut(path: Path): Cut | undefined {
 /** "Show all" of a value the host cut: its whole text, or a note that it opened in an editor. */
 function useShowAll(path: Path) {
   const ctx = useContext(PayloadContext);
-  const request = useRequest(ShowAll);
+  const request = useRequest(useShowAllRequest());
   const [whole, setWhole] = useState<string>();
   const [opened, setOpened] = useState(false);
   const [error, setError] = useState<string>();
