@@ -215,6 +215,8 @@ export class ReviewSession {
   private readonly mine = new Map<string, 'viewed' | 'completed'>();
   /** One random token per review attempt of an item (feedback ids come from it). */
   private readonly attempts = new Map<string, string>();
+  /** The item the page shows (opened, or moved to): a reload of the page comes back to it. */
+  private shown: string | undefined;
 
   constructor(
     private readonly services: PanelServices,
@@ -231,8 +233,14 @@ export class ReviewSession {
   async state(signal: AbortSignal): Promise<ReviewState> {
     try {
       const [queue, counts] = await Promise.all([this.readQueue(signal), this.counts(signal)]);
-      const first = this.key.itemId ?? (await this.firstToReview(signal));
-      const current = first ? await this.open(first, signal).catch((err: unknown) => (signal.aborted ? Promise.reject(err) : null)) : null;
+      const openOrNull = (id: string) => this.open(id, signal).catch((err: unknown) => (signal.aborted || err instanceof NotSignedInError ? Promise.reject(err) : null));
+      // The item shown before the page reloaded, else the one asked for; one that is gone gives way to the first.
+      const wanted = this.shown ?? this.key.itemId;
+      let current = wanted ? await openOrNull(wanted) : null;
+      if (!current) {
+        const first = await this.firstToReview(signal);
+        current = first ? await openOrNull(first) : null;
+      }
       return { kind: 'review', queue, counts, current, mac: process.platform === 'darwin' };
     } catch (err) {
       if (signal.aborted) throw err;
@@ -394,6 +402,7 @@ export class ReviewSession {
       view.item.myStatus = 'viewed';
     }
     this.readAhead(itemId);
+    this.shown = itemId;
     return view;
   }
 
@@ -442,6 +451,7 @@ export class ReviewSession {
     const nextId = aheadId && aheadId !== itemId ? aheadId : await this.firstToReview(signal);
     const [next, counts] = await Promise.all([nextId ? this.openAhead(nextId, signal) : Promise.resolve(null), this.counts(signal)]);
     if (next && typeof next.position === 'number') next.position = Math.min(next.position, Math.max(counts.needs_my_review, 1));
+    this.shown = next?.item.id;
     return { next, counts, feedback, message: message(counts.needs_my_review).slice(0, 2000) };
   }
 
@@ -584,7 +594,8 @@ export class ReviewSession {
         return { message: null };
       }
       case 'openThread': {
-        const k = [...this.known.values()].find((x) => x.item.thread_id && (!runId || x.item.run_id === runId));
+        // The item shown (the page does not name the thread).
+        const k = this.shown ? this.known.get(this.shown) : undefined;
         if (!k?.item.thread_id || !k.item.project_id) throw new RequestError('requestFailed', vscode.l10n.t('This item is not a thread.'));
         await vscode.commands.executeCommand(Commands.openThread, { threadId: k.item.thread_id, projectId: k.item.project_id });
         return { message: null };

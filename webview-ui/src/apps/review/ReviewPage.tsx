@@ -9,6 +9,7 @@ import {
   Neighbour,
   OpenItem,
   QueueChanged,
+  ShowItem,
   Remove,
   Requeue,
   ShowAll,
@@ -138,6 +139,9 @@ export function ReviewPage({ state }: { state: Review }) {
     if (!result.ok) return failed(result);
     update({ current: result.value });
   }
+
+  // An item clicked in the tree while this queue's panel is open.
+  useNotification(ShowItem, ({ itemId: id }) => void openItem(id));
 
   async function go(direction: 'next' | 'previous') {
     if (itemId === undefined) return;
