@@ -1,4 +1,4 @@
-// Annotation queues: add the selected runs to a queue (or a new one), remove runs, create, edit and delete queues.
+// Annotation queues: add the selected runs to a queue (or a new one), remove items, create, edit and delete queues.
 import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import type { AnnotationQueue, LangSmithClient } from '../client';
@@ -41,10 +41,17 @@ export function registerQueueCommands(register: CommandRegistrar, clients: Clien
       vscode.l10n.t('The runs themselves are not deleted.'),
       vscode.l10n.t('Remove'),
     );
+    // One request per queue, with the ids of its items.
+    const byQueue = new Map<string, { node: QueueNode; itemIds: string[] }>();
+    for (const n of nodes) {
+      const entry = byQueue.get(n.queueId) ?? { node: n.queueNode, itemIds: [] };
+      entry.itemIds.push(n.itemId);
+      byQueue.set(n.queueId, entry);
+    }
     await withProgress(vscode.l10n.t('Removing runs from the queue'), async (signal) => {
-      for (const n of nodes) await clients.call((c) => c.annotationQueues.deleteRun(n.queueNode.queue.id, n.run.queue_run_id ?? n.run.id, { signal }));
+      for (const [queueId, { itemIds }] of byQueue) await clients.call((c) => c.annotationQueues.items.delete(queueId, itemIds, { signal }));
     });
-    views.queues.refresh();
+    for (const { node } of byQueue.values()) views.queues.refresh(node);
   });
 
   register(Commands.createQueue, async () => {

@@ -103,7 +103,8 @@ describe('feedback, experiments, queue and project edits', function () {
     it('adds feedback to a run in an annotation queue, as a reviewer would', async () => {
       const queue = (await workbench.views.queues.provider.getChildren()).find((n) => n.treeItem().label === 'demo-review');
       assert.ok(queue, 'the demo queue is in the tree');
-      const [queued] = await workbench.views.queues.provider.getChildren(queue);
+      const [mine] = await workbench.views.queues.provider.getChildren(queue);
+      const [queued] = await workbench.views.queues.provider.getChildren(mine);
       const queuedRunId = (queued as unknown as { run: { id: string } }).run.id;
       await run('langsmith.addFeedback', [{ input: 'ext_review' }, { input: '1' }, { input: 'grounded' }, { input: '' }], queued);
       const [f, ...more] = await get<FeedbackRow[]>(`/feedback?run=${queuedRunId}&key=ext_review`);
