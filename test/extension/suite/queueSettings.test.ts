@@ -1,4 +1,5 @@
-// Annotation queues in the tree: a queue's three sections with their counts, paged items that are runs.
+// Annotation queues in the tree (a queue's three sections with their counts, paged items that are runs) and the
+// feedback config commands, with the messages bad answers get.
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -142,6 +143,81 @@ describe('annotation queues, feedback configs and queue settings', function () {
       const left: string[] = [];
       for await (const it of client.annotationQueues.items.list(queueId, { section: 'needs_my_review' })) left.push(it.id);
       assert.ok(!left.includes(row.itemId));
+    });
+  });
+
+  describe('feedback configs', () => {
+    const key = `ext-fc-${tag}`;
+
+    async function group(): Promise<AnyNode> {
+      const top = await kids();
+      const last = top[top.length - 1]!;
+      assert.equal(last.treeItem().contextValue, 'feedbackConfigs', 'the Feedback Configs group comes last');
+      assert.equal(label(last), 'Feedback Configs');
+      return last;
+    }
+
+    async function configRow(): Promise<AnyNode | undefined> {
+      return (await kids(await group())).find((n) => label(n) === key);
+    }
+
+    after(() => client.feedbackConfigs.delete(key).catch(() => undefined));
+
+    it('refuses a maximum not above the minimum and categories that are not score=label', async () => {
+      const range = await run('langsmith.createFeedbackConfig', [{ input: key }, { pick: 'Continuous' }, { input: '1' }, { input: '0.5' }]);
+      assert.deepEqual(range.script.rejected, ['The highest score must be above the lowest (1).']);
+      const notNumber = await run('langsmith.createFeedbackConfig', [{ input: key }, { pick: 'Continuous' }, { input: 'low' }]);
+      assert.deepEqual(notNumber.script.rejected, ['“low” is not a number.']);
+      const cases: Array<[string, string]> = [
+        ['0=incorrect, correct', '“correct” is not score=label (e.g. 1=correct).'],
+        ['0=incorrect, 0=correct', 'The score 0 is used twice.'],
+        ['0=same, 1=same', 'The label “same” is used twice.'],
+        ['x=incorrect, 1=correct', 'The score of “x=incorrect” is not a number.'],
+        ['1=only', 'A categorical key needs at least two categories.'],
+        ['0=, 1=correct', 'The score 0 needs a label.'],
+      ];
+      for (const [typed, message] of cases) {
+        const { script } = await run('langsmith.createFeedbackConfig', [{ input: key }, { pick: 'Categorical' }, { input: typed }]);
+        assert.deepEqual(script.rejected, [message], typed);
+      }
+      assert.equal((await client.feedbackConfigs.read([key])).size, 0, 'nothing was created');
+    });
+
+    it('creates, edits (prefilled) and deletes a config; the group row shows each', async () => {
+      const created = await run('langsmith.createFeedbackConfig', [{ input: key }, { pick: 'Continuous' }, { input: '0' }, { input: '10' }, { pick: 'Lower is better' }]);
+      assert.deepEqual(created.errors, []);
+      let server = (await client.feedbackConfigs.read([key])).get(key)!;
+      assert.deepEqual([server.feedback_config.type, server.feedback_config.min, server.feedback_config.max, server.is_lower_score_better], ['continuous', 0, 10, true]);
+      let row = await configRow();
+      assert.ok(row, 'the new config is listed');
+      assert.equal(row.treeItem().contextValue, 'feedbackConfig');
+      assert.equal(row.treeItem().description, 'continuous 0–10 · lower is better');
+
+      const again = await run('langsmith.createFeedbackConfig', [{ input: key }]);
+      assert.match(again.errors.join(), /already has a config/);
+
+      const edited = await run('langsmith.editFeedbackConfig', [{ pick: 'Continuous' }, { input: '0' }, { input: '5' }, { pick: 'Lower is better' }], row);
+      assert.deepEqual(edited.script.prefilled, ['0', '10']);
+      assert.equal(edited.script.offered[0]![0], 'Continuous', 'the current type comes first');
+      assert.equal(edited.script.offered[1]![0], 'Lower is better', 'the current direction comes first');
+      server = (await client.feedbackConfigs.read([key])).get(key)!;
+      assert.equal(server.feedback_config.max, 5);
+
+      row = (await configRow())!;
+      await run('langsmith.editFeedbackConfig', [{ pick: 'Categorical' }, { input: '0=incorrect, 1=correct' }, { pick: 'Higher is better' }], row);
+      server = (await client.feedbackConfigs.read([key])).get(key)!;
+      assert.equal(server.feedback_config.type, 'categorical');
+      assert.deepEqual(server.feedback_config.categories?.map((c) => [c.value, c.label]), [[0, 'incorrect'], [1, 'correct']]);
+      row = (await configRow())!;
+      assert.equal(row.treeItem().description, 'categorical · incorrect / correct');
+      const prefilled = await run('langsmith.editFeedbackConfig', [{ pick: 'Categorical' }, { dismiss: true }], row);
+      assert.deepEqual(prefilled.script.prefilled, ['0=incorrect, 1=correct']);
+
+      await run('langsmith.deleteFeedbackConfig', [{ confirm: false }], row);
+      assert.equal((await client.feedbackConfigs.read([key])).size, 1, 'declining deletes nothing');
+      await run('langsmith.deleteFeedbackConfig', [{ confirm: true }], row);
+      assert.equal((await client.feedbackConfigs.read([key])).size, 0);
+      assert.equal(await configRow(), undefined, 'the group row no longer lists it');
     });
   });
 });
