@@ -84,7 +84,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   register(Commands.openHello, () => panels.show(Panels.hello, 'hello'));
   registerViewCommands(register, views);
   registerItemCommands(register, clients);
-  registerQueueCommands(register, clients, views);
+  registerQueueCommands(register, clients, views, panels);
   registerFeedbackConfigCommands(register, clients, views);
   registerResourceCommands(register, clients, views);
   registerDatasetCommands(register, clients, views);

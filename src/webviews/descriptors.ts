@@ -11,4 +11,5 @@ export const Panels = {
   promptCommit: definePanel({ app: 'promptCommit', instances: 'perKey', load: () => import('./promptCommit/promptCommitPanel').then((m) => m.promptCommitApp) }),
   trace: definePanel({ app: 'trace', instances: 'perKey', load: () => import('./trace/tracePanel').then((m) => m.traceApp) }),
   playground: definePanel({ app: 'playground', instances: 'perKey', load: () => import('./playground/playgroundPanel').then((m) => m.playgroundApp) }),
+  queueSettings: definePanel({ app: 'queueSettings', instances: 'perKey', load: () => import('./queueSettings/queueSettingsPanel').then((m) => m.queueSettingsApp) }),
 };

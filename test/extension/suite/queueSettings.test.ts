@@ -1,14 +1,16 @@
-// Annotation queues in the tree (a queue's three sections with their counts, paged items that are runs) and the
-// feedback config commands, with the messages bad answers get.
+// Annotation queues in the tree (a queue's three sections with their counts, paged items that are runs), the
+// feedback config commands (with the messages bad answers get), and the queue settings panel's host side: it
+// opens through Edit Queue, answers its state, and a save writes the rubric and the feedback configs.
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { LangSmithClient } from '../../../src/client';
 import type { WorkbenchApi } from '../../../src/extension';
+import type { ConfigEntry, QueueForm, QueueSettingsState } from '../../../src/protocol/queueSettings';
 import type { TreeNode } from '../../../src/views/treeNode';
 import { Panels } from '../../../src/webviews/descriptors';
 import { ScriptedPrompter, type Answer } from './scriptedPrompter';
-import { activateWorkbench, http, runScripted } from './support';
+import { activateWorkbench, hostCall, hostOk, http, runScripted } from './support';
 
 type AnyNode = TreeNode & Record<string, any>;
 
@@ -218,6 +220,98 @@ describe('annotation queues, feedback configs and queue settings', function () {
       await run('langsmith.deleteFeedbackConfig', [{ confirm: true }], row);
       assert.equal((await client.feedbackConfigs.read([key])).size, 0);
       assert.equal(await configRow(), undefined, 'the group row no longer lists it');
+    });
+  });
+
+  describe('the queue settings panel', () => {
+    let queueId: string;
+    const categorical = `ext-qs-correct-${tag}`;
+    const continuous = `ext-qs-helpful-${tag}`;
+
+    before(async () => {
+      const queue = await client.annotationQueues.create({ name: `ext-settings-${tag}`, description: 'before' });
+      queueId = queue.id;
+      cleanup.push(() => client.annotationQueues.delete(queueId));
+      cleanup.push(() => client.feedbackConfigs.delete(categorical));
+      cleanup.push(() => client.feedbackConfigs.delete(continuous));
+    });
+
+    const panel = () => {
+      const found = workbench.panels.panelsOf<{ queueId: string | null }>(Panels.queueSettings).find((p) => p.key.queueId === queueId);
+      assert.ok(found, 'the settings panel of the queue is open');
+      return found.host;
+    };
+
+    it('opens through Edit Queue and answers the queue as a form', async () => {
+      await vscode.commands.executeCommand('langsmith.editQueue', await queueRow(queueId));
+      const ready = await hostOk<{ state: QueueSettingsState }>(panel(), 'queueSettings/ready', {});
+      assert.equal(ready.state.kind, 'settings');
+      if (ready.state.kind !== 'settings') return;
+      assert.equal(ready.state.queueId, queueId);
+      assert.equal(ready.state.form.name, `ext-settings-${tag}`);
+      assert.equal(ready.state.form.description, 'before');
+      assert.deepEqual(ready.state.form.rubric, []);
+    });
+
+    it('saves the rubric and the configs it names; the server has them', async () => {
+      const dataset = (await client.datasets.list({ limit: 1 }).next()).value!;
+      const form: QueueForm = {
+        name: `ext-settings-${tag}-saved`,
+        description: 'after',
+        instructions: 'Judge the answer.',
+        rubric: [
+          { key: categorical, description: 'Is it right?', required: true, scoreDescriptions: {}, valueDescriptions: { correct: 'matches the reference' } },
+          { key: continuous, description: '', required: false, scoreDescriptions: { '0': 'useless', '1': 'perfect' }, valueDescriptions: {} },
+        ],
+        defaultDataset: { id: dataset.id, name: dataset.name },
+        reviewersPerItem: 2,
+        reservations: true,
+        reservationMinutes: 15,
+      };
+      const configs: ConfigEntry[] = [
+        { key: categorical, config: { type: 'categorical', categories: [{ value: 0, label: 'incorrect' }, { value: 1, label: 'correct' }] }, lowerIsBetter: false },
+        { key: continuous, config: { type: 'continuous', min: 0, max: 1 }, lowerIsBetter: true },
+      ];
+      const saved = await hostOk<{ state: QueueSettingsState; message: string }>(panel(), 'queueSettings/save', { form, configs });
+      assert.match(saved.message, /Saved/);
+      assert.equal(saved.state.kind, 'settings');
+      if (saved.state.kind !== 'settings') return;
+      assert.deepEqual(saved.state.form, form, 'the form as the server now has it');
+      assert.deepEqual(
+        saved.state.configs.filter((c) => c.key === categorical || c.key === continuous).sort((a, b) => a.key.localeCompare(b.key)),
+        [...configs].sort((a, b) => a.key.localeCompare(b.key)),
+      );
+
+      const queue = await client.annotationQueues.read(queueId);
+      assert.equal(queue.name, form.name);
+      assert.deepEqual(queue.rubric_items?.map((r) => [r.feedback_key, r.is_required]), [[categorical, true], [continuous, false]]);
+      assert.equal(queue.default_dataset, dataset.id);
+      assert.deepEqual([queue.num_reviewers_per_item, queue.enable_reservations, queue.reservation_minutes], [2, true, 15]);
+      const server = await client.feedbackConfigs.read([categorical, continuous]);
+      assert.equal(server.get(categorical)?.feedback_config.type, 'categorical');
+      assert.deepEqual([server.get(continuous)?.feedback_config.max, server.get(continuous)?.is_lower_score_better], [1, true]);
+      assert.equal(label(await queueRow(queueId)), form.name, 'the tree shows the new name');
+    });
+
+    it('refuses a form checkForm refuses, and clears the default dataset through the picker', async () => {
+      const ready = await hostOk<{ state: QueueSettingsState }>(panel(), 'queueSettings/ready', {});
+      assert.equal(ready.state.kind, 'settings');
+      if (ready.state.kind !== 'settings') return;
+      const bad = await hostCall(panel(), 'queueSettings/save', { form: { ...ready.state.form, name: ' ' }, configs: [] });
+      assert.ok(!bad.ok);
+      assert.deepEqual(bad.error, { code: 'invalidParams', message: 'A queue needs a name.' });
+      const badConfig = await hostCall(panel(), 'queueSettings/save', { form: ready.state.form, configs: [{ key: continuous, config: { type: 'continuous', min: 1, max: 1 }, lowerIsBetter: false }] });
+      assert.ok(!badConfig.ok);
+      assert.match(badConfig.error.message, /minimum must be below the maximum/);
+      assert.equal((await client.feedbackConfigs.read([continuous])).get(continuous)?.feedback_config.max, 1, 'nothing was written');
+
+      const restore = workbench.setPrompter(new ScriptedPrompter([{ pick: 'No default dataset' }]));
+      try {
+        assert.deepEqual(await hostOk(panel(), 'queueSettings/pickDataset', {}), { dataset: null, clear: true });
+      } finally {
+        restore();
+      }
+      panel().dispose();
     });
   });
 });
