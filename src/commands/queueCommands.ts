@@ -61,6 +61,8 @@ export function registerQueueCommands(register: CommandRegistrar, clients: Clien
     const queue = await createQueueInteractively(clients);
     views.queues.refresh();
     void vscode.window.showInformationMessage(vscode.l10n.t('Created the annotation queue “{0}”.', queue.name));
+    // Next comes what the name boxes do not ask: the rubric, the default dataset, the reviewers.
+    await panels.show(Panels.queueSettings, { queueId: queue.id });
   });
 
   register(Commands.deleteQueue, async (node) => {

@@ -242,6 +242,18 @@ describe('annotation queues, feedback configs and queue settings', function () {
       return found.host;
     };
 
+    it('opens for a queue made with New Annotation Queue, after its name', async () => {
+      const name = `ext-new-settings-${tag}`;
+      const made = await run('langsmith.createQueue', [{ input: name }, { input: '' }, { input: '' }]);
+      assert.deepEqual(made.errors, []);
+      const [queue] = (await http<Array<{ id: string; name: string }>>('GET', `/annotation-queues?name=${name}`)).filter((q) => q.name === name);
+      assert.ok(queue, 'the queue was created');
+      cleanup.push(() => client.annotationQueues.delete(queue.id));
+      const opened = workbench.panels.panelsOf<{ queueId: string | null }>(Panels.queueSettings).find((p) => p.key.queueId === queue.id);
+      assert.ok(opened, 'its settings panel is open');
+      opened.host.dispose();
+    });
+
     it('opens through Edit Queue and answers the queue as a form', async () => {
       await vscode.commands.executeCommand('langsmith.editQueue', await queueRow(queueId));
       const ready = await hostOk<{ state: QueueSettingsState }>(panel(), 'queueSettings/ready', {});
