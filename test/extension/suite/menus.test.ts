@@ -84,7 +84,7 @@ describe('rows and menus a new user sees', function () {
       ['queues', 'queue', ['copyId', 'deleteQueue', 'editQueue', 'refreshItem', 'reviewQueue']],
       ['queues', 'queueSection', []],
       ['queues', 'queueRun', ['addFeedback', 'copyFeedbackLink', 'copyId', 'openInLangSmith', 'openRun', 'openTrace', 'removeRunFromQueue', 'reviewQueue', 'showFeedback']],
-      ['queues', 'feedbackConfigs', ['createFeedbackConfig']],
+      ['queues', 'feedbackConfigs', ['createFeedbackConfig', 'refreshItem']],
       ['queues', 'feedbackConfig', ['deleteFeedbackConfig', 'editFeedbackConfig']],
       // A list that failed to load: its error row retries.
       ...(['projects', 'datasets', 'prompts', 'queues'] as const).map((view): [ViewName, string, string[]] => [view, 'loadError', ['refreshItem']]),

@@ -220,6 +220,11 @@ describe('annotation queues, feedback configs and queue settings', function () {
       await run('langsmith.deleteFeedbackConfig', [{ confirm: true }], row);
       assert.equal((await client.feedbackConfigs.read([key])).size, 0);
       assert.equal(await configRow(), undefined, 'the group row no longer lists it');
+
+      // A config made elsewhere shows after Refresh on the group row.
+      await client.feedbackConfigs.create({ key, config: { type: 'freeform' } });
+      await vscode.commands.executeCommand('langsmith.refreshItem', await group());
+      assert.equal((await configRow())?.treeItem().description, 'freeform');
     });
   });
 
