@@ -14,6 +14,7 @@ import { registerFeedbackCommands } from './commands/feedbackCommands';
 import { Commands, SCHEME } from './constants';
 import { registerItemCommands } from './commands/itemCommands';
 import { registerPromptCommands } from './commands/promptCommands';
+import { registerFeedbackConfigCommands } from './commands/feedbackConfigCommands';
 import { registerQueueCommands } from './commands/queueCommands';
 import { setPrompter } from './common/prompter';
 import { commandRegistrar } from './commands/registerCommand';
@@ -84,7 +85,8 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   register(Commands.openHello, () => panels.show(Panels.hello, 'hello'));
   registerViewCommands(register, views);
   registerItemCommands(register, clients);
-  registerQueueCommands(register, clients, views);
+  registerQueueCommands(register, clients, views, panels);
+  registerFeedbackConfigCommands(register, clients, views);
   registerResourceCommands(register, clients, views);
   registerDatasetCommands(register, clients, views);
   registerPromptCommands(register, clients, views);

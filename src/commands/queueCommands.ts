@@ -1,4 +1,5 @@
-// Annotation queues: add the selected runs to a queue (or a new one), remove runs, create, edit and delete queues.
+// Annotation queues: add the selected runs to a queue (or a new one), remove items, create and delete queues, and
+// open a queue's settings panel.
 import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import type { AnnotationQueue, LangSmithClient } from '../client';
@@ -6,10 +7,12 @@ import { RunNode } from '../views/projectsView';
 import { QueueNode, QueueRunNode } from '../views/queuesView';
 import type { LangSmithViews } from '../views/views';
 import { Commands } from '../constants';
+import { Panels } from '../webviews/descriptors';
+import type { PanelFrame } from '../webviews/panels';
 import type { CommandRegistrar } from './registerCommand';
 import { ask, choose, confirm, selection, validateName, withProgress } from './ui';
 
-export function registerQueueCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews): void {
+export function registerQueueCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews, panels: PanelFrame): void {
   register(Commands.addRunsToQueue, async (clicked, selected) => {
     // Rows of the Projects view, or the ids a panel passes (the trace viewer's Add to Annotation Queue).
     const passed = (clicked as { runIds?: unknown } | undefined)?.runIds;
@@ -41,16 +44,25 @@ export function registerQueueCommands(register: CommandRegistrar, clients: Clien
       vscode.l10n.t('The runs themselves are not deleted.'),
       vscode.l10n.t('Remove'),
     );
+    // One request per queue, with the ids of its items.
+    const byQueue = new Map<string, { node: QueueNode; itemIds: string[] }>();
+    for (const n of nodes) {
+      const entry = byQueue.get(n.queueId) ?? { node: n.queueNode, itemIds: [] };
+      entry.itemIds.push(n.itemId);
+      byQueue.set(n.queueId, entry);
+    }
     await withProgress(vscode.l10n.t('Removing runs from the queue'), async (signal) => {
-      for (const n of nodes) await clients.call((c) => c.annotationQueues.deleteRun(n.queueNode.queue.id, n.run.queue_run_id ?? n.run.id, { signal }));
+      for (const [queueId, { itemIds }] of byQueue) await clients.call((c) => c.annotationQueues.items.delete(queueId, itemIds, { signal }));
     });
-    views.queues.refresh();
+    for (const { node } of byQueue.values()) views.queues.refresh(node);
   });
 
   register(Commands.createQueue, async () => {
     const queue = await createQueueInteractively(clients);
     views.queues.refresh();
     void vscode.window.showInformationMessage(vscode.l10n.t('Created the annotation queue “{0}”.', queue.name));
+    // Next comes what the name boxes do not ask: the rubric, the default dataset, the reviewers.
+    await panels.show(Panels.queueSettings, { queueId: queue.id });
   });
 
   register(Commands.deleteQueue, async (node) => {
@@ -65,15 +77,9 @@ export function registerQueueCommands(register: CommandRegistrar, clients: Clien
   });
 
   register(Commands.editQueue, async (node) => {
-    if (!(node instanceof QueueNode)) throw new Error(vscode.l10n.t('Select an annotation queue to edit.'));
-    const q = node.queue;
-    const title = vscode.l10n.t('Edit the annotation queue “{0}”', q.name);
-    const name = await ask({ title, prompt: vscode.l10n.t('Name'), value: q.name, validateInput: validateName('queue') });
-    const description = await ask({ title, prompt: vscode.l10n.t('Description (empty for none)'), value: q.description ?? '' });
-    const rubric = await ask({ title, prompt: vscode.l10n.t('Instructions for reviewers (empty for none)'), value: q.rubric_instructions ?? '' });
-    await clients.call((c) => c.annotationQueues.update(q.id, { name, description, rubricInstructions: rubric }));
-    views.queues.refresh();
-    void vscode.window.showInformationMessage(vscode.l10n.t('Saved the annotation queue “{0}”.', name));
+    const queueId = node instanceof QueueNode ? node.queue.id : (node as { queueId?: unknown } | undefined)?.queueId;
+    if (typeof queueId !== 'string') throw new Error(vscode.l10n.t('Select an annotation queue to edit.'));
+    await panels.show(Panels.queueSettings, { queueId });
   });
 }
 

@@ -5,8 +5,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/views/treeNode';
+import { Panels } from '../../../src/webviews/descriptors';
 import { ScriptedPrompter, type Answer } from './scriptedPrompter';
-import { activateWorkbench, get, http, runScripted, raw } from './support';
+import { activateWorkbench, get, hostOk, http, runScripted, raw } from './support';
 
 
 interface FeedbackRow {
@@ -103,7 +104,8 @@ describe('feedback, experiments, queue and project edits', function () {
     it('adds feedback to a run in an annotation queue, as a reviewer would', async () => {
       const queue = (await workbench.views.queues.provider.getChildren()).find((n) => n.treeItem().label === 'demo-review');
       assert.ok(queue, 'the demo queue is in the tree');
-      const [queued] = await workbench.views.queues.provider.getChildren(queue);
+      const [mine] = await workbench.views.queues.provider.getChildren(queue);
+      const [queued] = await workbench.views.queues.provider.getChildren(mine);
       const queuedRunId = (queued as unknown as { run: { id: string } }).run.id;
       await run('langsmith.addFeedback', [{ input: 'ext_review' }, { input: '1' }, { input: 'grounded' }, { input: '' }], queued);
       const [f, ...more] = await get<FeedbackRow[]>(`/feedback?run=${queuedRunId}&key=ext_review`);
@@ -313,24 +315,13 @@ describe('feedback, experiments, queue and project edits', function () {
       return node;
     }
 
-    it('refuses an empty queue name and changes nothing', async () => {
-      const { script } = await run('langsmith.editQueue', [{ input: '' }], await queueNode());
-      assert.deepEqual(script.rejected, ['Give the queue a name.']);
-      const now = await get<Queue>(`/annotation-queues/${queue.id}`);
-      assert.deepEqual([now.name, now.description, now.rubric_instructions], ['ext-edit-queue', 'before', 'old rubric']);
-    });
-
-    it('edits a queue’s name, description and rubric, starting from the current ones, and the tree shows it', async () => {
-      const { script } = await run(
-        'langsmith.editQueue',
-        [{ input: 'ext-edited-queue' }, { input: 'after' }, { input: 'Is the answer grounded?' }],
-        await queueNode(),
-      );
-      assert.deepEqual(script.prefilled, ['ext-edit-queue', 'before', 'old rubric']);
-      const now = await get<Queue>(`/annotation-queues/${queue.id}`);
-      assert.deepEqual([now.name, now.description, now.rubric_instructions], ['ext-edited-queue', 'after', 'Is the answer grounded?']);
-      const item = (await queueNode()).treeItem();
-      assert.equal(item.label, 'ext-edited-queue');
+    it('Edit Queue opens the queue’s settings panel, which starts from the current name, description and rubric', async () => {
+      await vscode.commands.executeCommand('langsmith.editQueue', await queueNode());
+      const panel = workbench.panels.panelsOf<{ queueId: string | null }>(Panels.queueSettings).find((p) => p.key.queueId === queue.id);
+      assert.ok(panel, 'the settings panel of the queue is open');
+      const { state } = await hostOk<{ state: { kind: string; form?: { name: string; description: string; instructions: string } } }>(panel.host, 'queueSettings/ready', {});
+      assert.deepEqual([state.form?.name, state.form?.description, state.form?.instructions], ['ext-edit-queue', 'before', 'old rubric']);
+      panel.host.dispose();
     });
 
     it('renames a project, refusing an empty name first', async () => {

@@ -134,7 +134,8 @@ describe('item and view commands', function () {
     await http('POST', `/annotation-queues/${queue.id}/runs`, runs.map((r) => r.run.id));
     workbench.views.queues.refresh();
     const queueNode = (await kids('queues')).find((q) => q.queue?.id === queue.id)!;
-    const queued = await kids('queues', queueNode);
+    const [mine] = await kids('queues', queueNode);
+    const queued = await kids('queues', mine);
     assert.equal(queued.length, 2);
 
     await run('langsmith.removeRunFromQueue', [{ confirm: false }], queued[0]);

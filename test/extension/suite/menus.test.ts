@@ -81,8 +81,11 @@ describe('rows and menus a new user sees', function () {
       ['prompts', 'commit.own.untagged', ['compareCommits', 'copyId', 'copyLink', 'openCommit', 'openCommitManifest', 'openInLangSmith', 'promoteCommit', 'pullPrompt', 'runPrompt', 'tagCommit']],
       ['prompts', 'commit.other.untagged', ['compareCommits', 'copyId', 'copyLink', 'openCommit', 'openCommitManifest', 'openInLangSmith', 'pullPrompt', 'runPrompt']],
       ['prompts', 'publicPrompts', ['refreshItem', 'searchPublicPrompts']],
-      ['queues', 'queue', ['copyId', 'deleteQueue', 'editQueue', 'refreshItem']],
-      ['queues', 'queueRun', ['addFeedback', 'copyFeedbackLink', 'copyId', 'openInLangSmith', 'openRun', 'openTrace', 'removeRunFromQueue', 'showFeedback']],
+      ['queues', 'queue', ['copyId', 'deleteQueue', 'editQueue', 'refreshItem', 'reviewQueue']],
+      ['queues', 'queueSection', []],
+      ['queues', 'queueRun', ['addFeedback', 'copyFeedbackLink', 'copyId', 'openInLangSmith', 'openRun', 'openTrace', 'removeRunFromQueue', 'reviewQueue', 'showFeedback']],
+      ['queues', 'feedbackConfigs', ['createFeedbackConfig', 'refreshItem']],
+      ['queues', 'feedbackConfig', ['deleteFeedbackConfig', 'editFeedbackConfig']],
       // A list that failed to load: its error row retries.
       ...(['projects', 'datasets', 'prompts', 'queues'] as const).map((view): [ViewName, string, string[]] => [view, 'loadError', ['refreshItem']]),
     ];
@@ -158,7 +161,8 @@ describe('rows and menus a new user sees', function () {
     if (failed) assert.equal((failed.treeItem().iconPath as vscode.ThemeIcon).id, 'error');
 
     const queue = (await children('queues')).find((q) => label(q) === 'demo-review')!;
-    const items = await children('queues', queue);
+    const [mine] = await children('queues', queue);
+    const items = await children('queues', mine);
     assert.match(label(items[0]!), /^1\. /, 'queue items count from 1');
     assert.match(label(items[1]!), /^2\. /);
     assert.match(description(items[0]!), /^“.+” · added /, `what was asked, then when it was added: ${description(items[0]!)}`);

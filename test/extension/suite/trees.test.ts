@@ -159,15 +159,19 @@ describe('trees and commands against the local server', function () {
     assert.ok(found.every((p) => p.repo.owner === 'other' && p.repo.is_public));
   });
 
-  it('lists annotation queues with their size and their runs by index', async () => {
+  it('lists annotation queues with their size, their sections and their runs by index', async () => {
     const queues = await children('queues');
     const queue = queues.find((q) => label(q) === 'demo-review')!;
     assert.ok(queue, 'the demo queue is listed');
     const { size } = await get<{ size: number }>(`/annotation-queues/${queue.queue.id}/size`);
     assert.equal(queue.treeItem().description, `${size} runs`);
-    const runs = await children('queues', queue);
-    assert.equal(runs.length, size);
-    assert.match(label(runs[0]), /^1\. /, 'queue items count from 1');
+    const sections = await children('queues', queue);
+    const counts = sections.map((s) => Number(/\((\d+)\)$/.exec(label(s))?.[1]));
+    assert.deepEqual(sections.map((s) => label(s).replace(/ \(\d+\)$/, '')), ['Needs my review', 'Needs others’ review', 'Completed']);
+    assert.equal(counts.reduce((a, b) => a + b, 0), size, 'the sections hold every item');
+    const runs = await children('queues', sections[0]);
+    assert.equal(runs.length, Math.min(counts[0]!, 50) + (counts[0]! > 50 ? 1 : 0));
+    if (counts[0]) assert.match(label(runs[0]), /^1\. /, 'queue items count from 1');
   });
 
   it('never sends the environment’s key to another endpoint: that endpoint is signed out', async () => {
