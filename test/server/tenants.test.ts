@@ -50,7 +50,7 @@ const exemptReason = (base: string) => EXEMPT.find(([re]) => re.test(base))?.[1]
 
 /** Routes without an id in the path that take no id of a tenant's object at all. */
 const NO_IDS = new Set([
-  'GET /settings', 'GET /workspaces', 'GET /workspaces/current/shared', 'GET /sessions', 'GET /datasets', 'GET /annotation-queues',
+  'GET /settings', 'GET /workspaces', 'GET /workspaces/current/shared', 'GET /workspaces/current/members', 'GET /sessions', 'GET /datasets', 'GET /annotation-queues',
   'GET /feedback', 'GET /feedback-configs', 'GET /repos', 'POST /repos', 'POST /datasets/upload', 'POST /feedback-configs',
 ]);
 
