@@ -31,6 +31,7 @@ import { registerLocal } from './routes/local';
 import { registerWorkspace } from './routes/workspace';
 import { registerV2 } from './routes/v2';
 import { seedDemo } from './seed';
+import { migrateLegacyStatuses } from './store/queues';
 import { HttpError } from './errors';
 import { stableUuid } from './ids';
 import { MonotonicClock, nowIso } from './time';
@@ -150,6 +151,8 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
     startedAt: nowIso(),
     stats: { requests: 0, internalErrors: 0, faultsInjected: 0 },
   };
+  // Review statuses of a database written before they were kept per reviewer.
+  migrateLegacyStatuses(ctx);
 
   const app = Fastify({
     logger: false,

@@ -171,7 +171,7 @@ describe('annotation queues: review', () => {
       assert.deepEqual(await counts(), [3, 2, 0, 1]);
       const [archived] = await collect(c.annotationQueues.items.list(queueId, { status: 'archived' }));
       assert.ok(archived!.last_reviewed_time, 'completing an item reviews it');
-      assert.deepEqual(archived!.completed_by, [(await c.annotationQueues.retrieve(queueId)).tenant_id]);
+      assert.deepEqual(archived!.completed_by, [srv().userId], 'the user of the key, not the workspace');
       const reshown = await c.annotationQueues.items.createStatus(itemIds[1]!, {});
       assert.deepEqual(reshown, { queue_item_id: itemIds[1], is_archived: false });
       assert.deepEqual(await counts(), [3, 3, 0, 0]);
@@ -189,7 +189,7 @@ describe('annotation queues: review', () => {
       assert.equal(moved!.last_reviewed_time, null, 'viewing is not reviewing');
     });
 
-    it('with two reviewers wanted, my "Done" waits in needs_others_review (this server has one reviewer per workspace)', async () => {
+    it('with two reviewers wanted, my "Done" waits in needs_others_review (queuesReviewers.test.ts has the second reviewer)', async () => {
       const { queueId, itemIds } = await queueWith('aq-items-two', [runIds[0], runIds[1]], { num_reviewers_per_item: 2 });
       const done = await c.annotationQueues.items.createStatus(itemIds[0]!, { status: 'completed' });
       assert.equal(done.is_archived, false);
