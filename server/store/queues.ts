@@ -442,21 +442,25 @@ export const itemKey = (it: QueueRunRow): ItemKey => [it.override_added_at ?? it
  */
 export function pageItems(ctx: Ctx, s: Scope, section: Section, cursor: ItemKey | undefined, backward: boolean, pageSize: number): { items: QueueItem[]; next: ItemKey | null } {
   const sec = sectionSql(s, section);
-  const cond = `qr.queue_id = ? AND ${sec.sql}`;
-  const params = [s.userId, s.q.id, ...sec.params];
+  const params: unknown[] = [s.userId, s.q.id, ...sec.params];
+  let cond = `qr.queue_id = ? AND ${sec.sql}`;
+  if (cursor) {
+    cond += ` AND (${EFFECTIVE}, qr.seq) ${backward ? '<' : '>='} (?, ?)`;
+    params.push(cursor[0], cursor[1]);
+  }
+  const dir = backward ? 'DESC' : '';
+  // The page is picked and sorted first; only its rows are joined to their runs (a section may hold thousands).
+  const rows = ctx.st.all<QueueItem>(
+    `SELECT x.*, r.session_id AS session_id, r.start_time AS run_start_time
+       FROM (SELECT ${ITEM_COLUMNS}, ${EFFECTIVE} AS eff FROM ${FROM} WHERE ${cond} ORDER BY eff ${dir}, qr.seq ${dir} LIMIT ?) x
+       JOIN runs r ON r.id = x.run_id ORDER BY x.eff ${dir}, x.seq ${dir}`,
+    ...params, pageSize + 1,
+  );
+  const more = rows.length > pageSize;
   if (backward) {
-    const rows = ctx.st.all<QueueItem>(
-      `${ITEM_SELECT} WHERE ${cond} AND (${EFFECTIVE}, qr.seq) < (?, ?) ORDER BY ${EFFECTIVE} DESC, qr.seq DESC LIMIT ?`,
-      ...params, cursor![0], cursor![1], pageSize + 1,
-    );
-    const more = rows.length > pageSize;
     const items = rows.slice(0, pageSize).reverse();
     return { items, next: more && items.length ? itemKey(items[0]!) : null };
   }
-  const rows = cursor
-    ? ctx.st.all<QueueItem>(`${ITEM_SELECT} WHERE ${cond} AND (${EFFECTIVE}, qr.seq) >= (?, ?) ${ORDER} LIMIT ?`, ...params, cursor[0], cursor[1], pageSize + 1)
-    : ctx.st.all<QueueItem>(`${ITEM_SELECT} WHERE ${cond} ${ORDER} LIMIT ?`, ...params, pageSize + 1);
-  const more = rows.length > pageSize;
   return { items: rows.slice(0, pageSize), next: more ? itemKey(rows[pageSize]!) : null };
 }
 
