@@ -306,6 +306,11 @@ const ADDED_COLUMNS: Record<string, Array<[name: string, type: string]>> = {
     // The reviewer holding the item (a 'viewed' status in a queue with reservations) and until when.
     ['reserved_by', 'TEXT'],
     ['reserved_until', 'TEXT'],
+    // THREAD items: the thread and its project (run_id then holds 'thread:<project>:<thread>', so a thread is
+    // queued once and never matches a run).
+    ['item_type', 'TEXT'],
+    ['thread_id', 'TEXT'],
+    ['project_id', 'TEXT'],
   ],
 };
 

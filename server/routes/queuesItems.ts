@@ -15,7 +15,8 @@
 // explains the rules, reservations included).
 //
 // These answers come from a Go service: fields without a value are left out, except last_reviewed_time,
-// which is always there (null until reviewed). THREAD items (conversation threads) are not kept here.
+// which is always there (null until reviewed). THREAD items name a conversation thread (the root runs sharing
+// a thread id in a project: see store/threads.ts) by thread_id and project_id; the legacy run routes list runs only.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
@@ -35,8 +36,7 @@ function itemOut(it: QueueItem, listed?: { scope: Scope; completedBy: string[] }
   return {
     id: it.id,
     queue_id: it.queue_id,
-    item_type: 'RUN',
-    run_id: it.run_id,
+    ...(it.item_type === 'THREAD' ? { item_type: 'THREAD', thread_id: it.thread_id } : { item_type: 'RUN', run_id: it.run_id }),
     project_id: it.session_id,
     ...(it.run_start_time ? { start_time: it.run_start_time } : {}),
     added_at: it.added_at,
@@ -90,10 +90,14 @@ export function registerQueueItems(app: FastifyInstance, ctx: Ctx) {
     { params: idParams, query: z.object({ extend_trace_retention: qBool() }), body: z.strictObject({ items: z.array(NewItem).min(1) }) },
     ({ params, body, tenant }) => {
       const items = body.items.map((it, i) => {
-        if (it.item_type === 'THREAD' || it.thread_id) throw new HttpError(422, `body.items.${i}: THREAD items are not supported by this server; add the thread's runs`);
-        if (!it.run_id) throw new HttpError(422, `body.items.${i}.run_id: required for a RUN item`);
         if (it.project_id && it.session_id && it.project_id.toLowerCase() !== it.session_id.toLowerCase())
           throw new HttpError(422, `body.items.${i}: project_id and session_id (its alias) differ`);
+        if (it.item_type === 'THREAD' || (it.thread_id && !it.run_id)) {
+          if (!it.thread_id) throw new HttpError(422, `body.items.${i}.thread_id: required for a THREAD item`);
+          if (it.run_id) throw new HttpError(422, `body.items.${i}.run_id: a THREAD item names a thread, not a run`);
+          return { thread_id: it.thread_id, session_id: it.project_id ?? it.session_id };
+        }
+        if (!it.run_id) throw new HttpError(422, `body.items.${i}.run_id: required for a RUN item`);
         return { run_id: it.run_id, session_id: it.project_id ?? it.session_id, source_proposed_example_id: it.source_proposed_example_id };
       });
       return { items: addItems(ctx, tenant, params.id, items).map((it) => itemOut(it)) };
@@ -117,9 +121,7 @@ export function registerQueueItems(app: FastifyInstance, ctx: Ctx) {
       const backward = q.direction === 'backward';
       if (backward && !q.cursor) throw new HttpError(422, 'query.cursor: required when direction is backward');
       const scope = scopeOf(ctx, getQueue(ctx, tenant, params.id), user);
-      // No THREAD items are kept, so a THREAD page is empty.
-      if (q.item_type === 'THREAD') return { items: [], next_cursor: '' };
-      const page = pageItems(ctx, scope, q.status as Section, q.cursor ? decodeCursor(q.cursor) : undefined, backward, q.page_size);
+      const page = pageItems(ctx, scope, q.status as Section, q.cursor ? decodeCursor(q.cursor) : undefined, backward, q.page_size, q.item_type as 'RUN' | 'THREAD' | undefined);
       const completers = completersOf(ctx, page.items.map((it) => it.id));
       return {
         items: page.items.map((it) => itemOut(it, { scope, completedBy: completers.get(it.id) ?? [] })),
@@ -169,7 +171,7 @@ export function registerQueueItems(app: FastifyInstance, ctx: Ctx) {
     const { queue, item } = getItem(ctx, user, params.id, params.itemId);
     const p = placement(ctx, scopeOf(ctx, queue, user), item);
     // Listing the section from this cursor starts at the item.
-    return { section: p.section, position: p.position, cursor: encodeCursor(p.key), item_type: 'RUN' };
+    return { section: p.section, position: p.position, cursor: encodeCursor(p.key), item_type: item.item_type === 'THREAD' ? 'THREAD' : 'RUN' };
   });
 
   // Assigned reviewers (AddReviewerRequest / AddReviewerResponse): users of the workspace, by id.

@@ -22,6 +22,7 @@ import { newId } from '../ids';
 import { toJson } from '../json';
 import { SqlWhere } from '../sql';
 import { nowIso } from '../time';
+import { threadExists } from './threads';
 
 export interface QueueRow {
   id: string;
@@ -55,6 +56,10 @@ export interface QueueRunRow {
   /** Who holds it (a reservation) and until when; a past time means nobody. */
   reserved_by: string | null;
   reserved_until: string | null;
+  /** 'THREAD' for a conversation thread (thread_id in project_id); null or 'RUN' for a run. */
+  item_type: string | null;
+  thread_id: string | null;
+  project_id: string | null;
   /** The caller's status: 'viewed', 'completed' or null (not looked at, or re-shown). */
   status: string | null;
   status_at: string | null;
@@ -270,10 +275,11 @@ export function scopeOf(ctx: Ctx, q: QueueRow, user: User): Scope {
 
 // Every item query joins the caller's status (`me`); its user id is the first parameter.
 const ITEM_COLUMNS = `qr.seq, qr.id, qr.queue_id, qr.run_id, qr.added_at, qr.last_reviewed_time, qr.source_proposed_example_id,
-  qr.completed_count, qr.last_completed_at, qr.reserved_by, qr.reserved_until,
+  qr.completed_count, qr.last_completed_at, qr.reserved_by, qr.reserved_until, qr.item_type, qr.thread_id, qr.project_id,
   me.status AS status, me.status_at AS status_at, me.override_added_at AS override_added_at`;
 const FROM = 'queue_runs qr LEFT JOIN queue_item_status me ON me.item_id = qr.id AND me.user_id = ?';
-const ITEM_SELECT = `SELECT ${ITEM_COLUMNS}, r.session_id AS session_id, r.start_time AS run_start_time FROM ${FROM} JOIN runs r ON r.id = qr.run_id`;
+const ITEM_SELECT = `SELECT ${ITEM_COLUMNS}, COALESCE(r.session_id, qr.project_id) AS session_id, r.start_time AS run_start_time
+  FROM ${FROM} LEFT JOIN runs r ON r.id = qr.run_id`;
 /** The caller's order: by their effective time added (their 'viewed' may move an item back), then insertion. */
 const EFFECTIVE = 'COALESCE(me.override_added_at, qr.added_at)';
 const ORDER = `ORDER BY ${EFFECTIVE}, qr.seq`;
@@ -349,7 +355,9 @@ export function completersOf(ctx: Ctx, itemIds: string[]): Map<string, string[]>
 }
 
 export interface NewItem {
-  run_id: string;
+  run_id?: string;
+  /** A THREAD item: the thread's id, in the project `session_id` (required then). */
+  thread_id?: string;
   /** When given, the run must be in this project (what LangSmith's by-key adds check). */
   session_id?: string;
   source_proposed_example_id?: string | null;
@@ -365,7 +373,11 @@ export function addItems(ctx: Ctx, tenant: Tenant, queueId: string, items: NewIt
     getQueue(ctx, tenant, queueId);
     const out: QueueItem[] = [];
     for (const [i, it] of items.entries()) {
-      const runId = it.run_id.toLowerCase();
+      if (it.thread_id !== undefined) {
+        out.push(addThread(ctx, tenant, queueId, it.thread_id, it.session_id ?? '', i));
+        continue;
+      }
+      const runId = it.run_id!.toLowerCase();
       const run = ctx.st.one<{ session_id: string }>('SELECT session_id FROM runs WHERE id = ? AND tenant_id = ?', runId, tenant.id);
       if (!run) throw notFound(`Run ${runId}`);
       if (it.session_id && run.session_id !== it.session_id.toLowerCase())
@@ -385,6 +397,23 @@ export function addItems(ctx: Ctx, tenant: Tenant, queueId: string, items: NewIt
     ctx.st.run('UPDATE annotation_queues SET updated_at = ? WHERE id = ?', nowIso(), queueId);
     return out;
   });
+}
+
+/** Adds a thread (the runs sharing a thread id in a project) as one THREAD item, or answers the one there. */
+function addThread(ctx: Ctx, tenant: Tenant, queueId: string, threadId: string, projectId: string, i: number): QueueItem {
+  const project = projectId.toLowerCase();
+  if (!project) throw new HttpError(422, `body.items.${i}.project_id: required for a THREAD item`);
+  if (!threadExists(ctx, tenant.id, threadId, project)) throw notFound(`Thread ${threadId} in project ${projectId}`);
+  const key = `thread:${project}:${threadId}`;
+  const nobody = '';
+  const existing = ctx.st.one<QueueItem>(`${ITEM_SELECT} WHERE qr.queue_id = ? AND qr.run_id = ?`, nobody, queueId, key);
+  if (existing) return existing;
+  const id = newId();
+  ctx.st.run(
+    "INSERT INTO queue_runs (id, queue_id, run_id, added_at, item_type, thread_id, project_id) VALUES (?, ?, ?, ?, 'THREAD', ?, ?)",
+    id, queueId, key, nowIso(), threadId, project,
+  );
+  return findItem(ctx, nobody, queueId, id, false)!;
 }
 
 /** What the legacy run listings add to a run's row. */
@@ -440,10 +469,16 @@ export const itemKey = (it: QueueRunRow): ItemKey => [it.override_added_at ?? it
  * Backward: the page just before `cursor`, still in queue order, and the key of its first item when more
  * come before it.
  */
-export function pageItems(ctx: Ctx, s: Scope, section: Section, cursor: ItemKey | undefined, backward: boolean, pageSize: number): { items: QueueItem[]; next: ItemKey | null } {
+export function pageItems(
+  ctx: Ctx, s: Scope, section: Section, cursor: ItemKey | undefined, backward: boolean, pageSize: number, itemType?: 'RUN' | 'THREAD',
+): { items: QueueItem[]; next: ItemKey | null } {
   const sec = sectionSql(s, section);
   const params: unknown[] = [s.userId, s.q.id, ...sec.params];
   let cond = `qr.queue_id = ? AND ${sec.sql}`;
+  if (itemType) {
+    cond += " AND COALESCE(qr.item_type, 'RUN') = ?";
+    params.push(itemType);
+  }
   if (cursor) {
     cond += ` AND (${EFFECTIVE}, qr.seq) ${backward ? '<' : '>='} (?, ?)`;
     params.push(cursor[0], cursor[1]);
@@ -451,9 +486,9 @@ export function pageItems(ctx: Ctx, s: Scope, section: Section, cursor: ItemKey 
   const dir = backward ? 'DESC' : '';
   // The page is picked and sorted first; only its rows are joined to their runs (a section may hold thousands).
   const rows = ctx.st.all<QueueItem>(
-    `SELECT x.*, r.session_id AS session_id, r.start_time AS run_start_time
+    `SELECT x.*, COALESCE(r.session_id, x.project_id) AS session_id, r.start_time AS run_start_time
        FROM (SELECT ${ITEM_COLUMNS}, ${EFFECTIVE} AS eff FROM ${FROM} WHERE ${cond} ORDER BY eff ${dir}, qr.seq ${dir} LIMIT ?) x
-       JOIN runs r ON r.id = x.run_id ORDER BY x.eff ${dir}, x.seq ${dir}`,
+       LEFT JOIN runs r ON r.id = x.run_id ORDER BY x.eff ${dir}, x.seq ${dir}`,
     ...params, pageSize + 1,
   );
   const more = rows.length > pageSize;

@@ -141,10 +141,12 @@ describe('annotation queues: review', () => {
       assert.deepEqual(await c.annotationQueues.items.retrieveCount(q.id, { status: 'all' }), { count: 2 });
     });
 
-    it('refuses THREAD items, a run in another project, unknown fields and missing run ids (422) and unknown runs (404)', async () => {
+    it('refuses a run in another project, unknown fields and missing run ids (422) and unknown runs or threads (404)', async () => {
       const q = await c.annotationQueues.annotationQueues({ name: 'aq-items-bad' });
       const cases: Array<[Record<string, unknown>, number, RegExp]> = [
-        [{ item_type: 'THREAD', thread_id: 't1', project_id: projectId }, 422, /THREAD items are not supported/],
+        [{ item_type: 'THREAD', thread_id: 't1', project_id: projectId }, 404, /Thread t1/],
+        [{ item_type: 'THREAD', thread_id: 't1' }, 422, /project_id: required for a THREAD item/],
+        [{ item_type: 'THREAD', project_id: projectId }, 422, /thread_id: required/],
         [{ run_id: runIds[0], project_id: crypto.randomUUID() }, 422, /is not in session/],
         [{ run_id: runIds[0], colour: 'red' }, 422, /unknown field "colour"/],
         [{ item_type: 'RUN' }, 422, /run_id: required/],

@@ -174,6 +174,31 @@ describe('annotation queues: several reviewers per workspace', () => {
     assert.equal((await rawRequest(srv(), 'DELETE', `${path}/${srv().reviewerUserId}`)).status, 404);
   });
 
+  it('THREAD items: a conversation thread of a project, reviewed per reviewer like a run', async () => {
+    for (let turn = 0; turn < 2; turn++) {
+      await me.createRun({
+        id: crypto.randomUUID(), name: `turn-${turn}`, run_type: 'chain', inputs: { turn }, project_name: 'aq-reviewers',
+        extra: { metadata: { thread_id: 'aqr-thread-1' } }, start_time: Date.now() - 10_000 + turn * 1000,
+      });
+    }
+    const q = await me.annotationQueues.annotationQueues({ name: 'aqr-threads', enable_reservations: false });
+    const added = await me.annotationQueues.items.create(q.id, {
+      items: [{ item_type: 'THREAD', thread_id: 'aqr-thread-1', project_id: projectId }, { run_id: runIds[0], project_id: projectId }],
+    });
+    const [thread, run] = added.items!;
+    assert.deepEqual([thread!.item_type, thread!.thread_id, thread!.project_id, thread!.run_id], ['THREAD', 'aqr-thread-1', projectId, undefined]);
+    const again = await me.annotationQueues.items.create(q.id, { items: [{ item_type: 'THREAD', thread_id: 'aqr-thread-1', project_id: projectId }] });
+    assert.equal(again.items![0]!.id, thread!.id, 'a thread is queued once');
+    const threads = await collect(me.annotationQueues.items.list(q.id, { status: 'needs_my_review', item_type: 'THREAD' }));
+    assert.deepEqual(threads.map((i) => i.id), [thread!.id]);
+    const runsOnly = await collect(me.annotationQueues.items.list(q.id, { status: 'needs_my_review', item_type: 'RUN' }));
+    assert.deepEqual(runsOnly.map((i) => i.id), [run!.id]);
+    await me.annotationQueues.items.createStatus(thread!.id!, { status: 'completed' });
+    assert.deepEqual(await ids(me, q.id, 'archived'), [thread!.id]);
+    assert.equal((await me.annotationQueues.items.retrievePlacement(thread!.id!, { queue_id: q.id })).item_type, 'THREAD');
+    assert.deepEqual((await me.annotationQueues.runs.list(q.id)).map((r) => r.id), [runIds[0]], 'the legacy run routes list runs only');
+  });
+
   it('removing items and queues removes their statuses', async () => {
     const { queueId, items } = await queueWith('aqr-cleanup', { enable_reservations: false });
     await me.annotationQueues.items.createStatus(items[0]!, { status: 'completed' });
