@@ -47,11 +47,15 @@ describe('annotation queues: 10,000 items', () => {
   const expectedMine = () => [...Array(N).keys()].filter((i) => !(i % 3 === 0 && i % 5 === 0) && i % 3 !== 0 && i % 7 !== 0);
 
   async function timed<T>(label: string, f: () => Promise<T>): Promise<T> {
-    // Once to warm the statement cache, then the measured call.
-    await f();
-    const start = performance.now();
-    const out = await f();
-    console.log(`      ${label}: ${(performance.now() - start).toFixed(1)} ms`);
+    // Once to warm the statement cache, then the best of three (the machine may be busy with other work).
+    let out = await f();
+    let best = Infinity;
+    for (let k = 0; k < 3; k++) {
+      const start = performance.now();
+      out = await f();
+      best = Math.min(best, performance.now() - start);
+    }
+    console.log(`      ${label}: ${best.toFixed(1)} ms (best of 3)`);
     return out;
   }
 
