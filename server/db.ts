@@ -189,6 +189,27 @@ CREATE TABLE IF NOT EXISTS queue_runs (
   UNIQUE (queue_id, run_id)
 );
 
+-- Each reviewer's status of a queue item (LangSmith keeps one per user and item): 'viewed' or 'completed'
+-- (null: re-shown), and where a 'viewed' moved the item in this reviewer's order.
+CREATE TABLE IF NOT EXISTS queue_item_status (
+  item_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  queue_id TEXT NOT NULL,
+  status TEXT,
+  status_at TEXT,
+  override_added_at TEXT,
+  PRIMARY KEY (item_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS queue_item_status_queue ON queue_item_status (queue_id);
+
+-- The users assigned to review a queue (POST /annotation-queues/{id}/reviewers).
+CREATE TABLE IF NOT EXISTS queue_reviewers (
+  queue_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  added_at TEXT NOT NULL,
+  PRIMARY KEY (queue_id, user_id)
+) WITHOUT ROWID;
+
 -- Where each commit tag pointed before and after every change (GET /repos/{o}/{r}/tags/{tag}/history).
 CREATE TABLE IF NOT EXISTS tag_transitions (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -253,6 +274,7 @@ CREATE TABLE IF NOT EXISTS repo_likes (
 const TABLES = [
   'sessions', 'runs', 'datasets', 'example_revisions', 'dataset_versions', 'dataset_tags', 'blobs', 'examples_fts',
   'comparative_experiments', 'feedback', 'feedback_configs', 'feedback_tokens', 'annotation_queues', 'queue_runs',
+  'queue_item_status', 'queue_reviewers',
   'repos', 'commits', 'repo_tags', 'repo_likes', 'tag_transitions',
 ];
 
@@ -273,9 +295,22 @@ const ADDED_COLUMNS: Record<string, Array<[name: string, type: string]>> = {
   ],
   queue_runs: [
     ['source_proposed_example_id', 'TEXT'],
+    // A workspace's one reviewer's status, before statuses were kept per user (queue_item_status); moved
+    // there when the server starts (store/queues.ts migrateLegacyStatuses), then left empty.
     ['status', 'TEXT'],
     ['status_at', 'TEXT'],
     ['override_added_at', 'TEXT'],
+    // Worked out from queue_item_status on every status change, so the review sections need no subquery.
+    ['completed_count', 'INTEGER NOT NULL DEFAULT 0'],
+    ['last_completed_at', 'TEXT'],
+    // The reviewer holding the item (a 'viewed' status in a queue with reservations) and until when.
+    ['reserved_by', 'TEXT'],
+    ['reserved_until', 'TEXT'],
+    // THREAD items: the thread and its project (run_id then holds 'thread:<project>:<thread>', so a thread is
+    // queued once and never matches a run).
+    ['item_type', 'TEXT'],
+    ['thread_id', 'TEXT'],
+    ['project_id', 'TEXT'],
   ],
 };
 

@@ -1,14 +1,15 @@
 // The local LangSmith-compatible server: app factory and startServer().
 //
 //   const srv = await startServer({ port: 0, db: ':memory:' });
-//   // srv.url → 'http://127.0.0.1:PORT', API key 'local-dev-key' (tenant 'local') or 'local-other-key' (tenant 'other')
+//   // srv.url → 'http://127.0.0.1:PORT', API key 'local-dev-key' (tenant 'local', user "you"), 'local-reviewer-key'
+//   // (tenant 'local', user "reviewer") or 'local-other-key' (tenant 'other')
 //   // OpenAI-compatible chat completions (model local-echo) at srv.url + '/v1'
 //   await srv.close();
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import net, { type Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { KeyRing, type Ctx, type Tenant } from './context';
+import { KeyRing, type Ctx, type Tenant, type User } from './context';
 import { Checkpointer, type DB, Statements, isEmpty, openDatabase } from './db';
 import { NO_FAULTS, applyFaults, dropAfterWork, faultsActive, parseFaults } from './faults';
 import { registerChat } from './routes/chat';
@@ -30,6 +31,7 @@ import { registerLocal } from './routes/local';
 import { registerWorkspace } from './routes/workspace';
 import { registerV2 } from './routes/v2';
 import { seedDemo } from './seed';
+import { migrateLegacyStatuses } from './store/queues';
 import { HttpError } from './errors';
 import { stableUuid } from './ids';
 import { MonotonicClock, nowIso } from './time';
@@ -48,7 +50,11 @@ export interface ServerOptions {
   db?: string;
   seed?: 'demo';
   reset?: boolean;
-  tenants?: Array<{ handle: string; apiKey: string }>;
+  /**
+   * Workspaces and their API keys. An entry whose handle came before adds another user (another key) to that
+   * workspace; `user` names the user (default: "you" for a workspace's first key, then "reviewer", "reviewer-3", …).
+   */
+  tenants?: TenantKey[];
   /** Fault spec, e.g. '429:0.1,503:0.05,reset:0.02,latency:20-200ms'. */
   faults?: string;
   /** Report dataset_examples_multipart_enabled in /info (default true). */
@@ -74,25 +80,49 @@ export interface RunningServer {
   stats(): { requests: number; internalErrors: number; faultsInjected: number };
 }
 
-export const DEFAULT_TENANTS = [
-  { handle: 'local', apiKey: 'local-dev-key' },
-  { handle: 'other', apiKey: 'local-other-key' },
+/** One API key of a workspace, and the user it belongs to. */
+export interface TenantKey {
+  handle: string;
+  apiKey: string;
+  user?: string;
+}
+
+/** Workspace `local` has two users (two reviewers of its queues); workspace `other` one. */
+export const DEFAULT_TENANTS: TenantKey[] = [
+  { handle: 'local', apiKey: 'local-dev-key', user: 'you' },
+  { handle: 'local', apiKey: 'local-reviewer-key', user: 'reviewer' },
+  { handle: 'other', apiKey: 'local-other-key', user: 'you' },
 ];
 
 export const SERVER_VERSION = '0.16.14';
 
-function makeTenants(list: Array<{ handle: string; apiKey: string }>): Tenant[] {
-  const handles = new Set<string>();
+/** The default name of a workspace's n-th user (0-based). */
+const defaultUserName = (n: number) => (n === 0 ? 'you' : n === 1 ? 'reviewer' : `reviewer-${n + 1}`);
+
+/** Workspaces in the order their handles first appear, and their users (one per key) with stable ids. */
+export function makeTenants(list: readonly TenantKey[]): { tenants: Tenant[]; users: User[] } {
+  const byHandle = new Map<string, Tenant>();
   const keys = new Set<string>();
-  return list.map(({ handle, apiKey }) => {
+  const names = new Set<string>();
+  const users: User[] = [];
+  for (const { handle, apiKey, user } of list) {
     if (!/^[a-z0-9][a-z0-9_-]*$/i.test(handle)) throw new Error(`tenant handle "${handle}": use letters, digits, - and _`);
     if (!apiKey) throw new Error(`tenant ${handle}: empty API key`);
-    if (handles.has(handle)) throw new Error(`tenant handle "${handle}" given twice`);
-    if (keys.has(apiKey)) throw new Error(`API key for "${handle}" is already used by another tenant`);
-    handles.add(handle);
+    if (keys.has(apiKey)) throw new Error(`API key for "${handle}" is already used by another tenant or user`);
     keys.add(apiKey);
-    return { id: stableUuid(`tenant:${handle}`), handle, apiKey, displayName: handle };
-  });
+    let tenant = byHandle.get(handle);
+    if (!tenant) {
+      tenant = { id: stableUuid(`tenant:${handle}`), handle, apiKey, displayName: handle };
+      byHandle.set(handle, tenant);
+    }
+    const name = user ?? defaultUserName(users.filter((u) => u.tenant === tenant).length);
+    if (!/^[a-z0-9][a-z0-9_.-]*$/i.test(name)) throw new Error(`user "${name}" of tenant ${handle}: use letters, digits, ., - and _`);
+    if (names.has(`${handle}/${name}`)) throw new Error(`user "${name}" of tenant ${handle} given twice`);
+    names.add(`${handle}/${name}`);
+    // Derived like tenant ids: the same handle and name give the same id on every start.
+    users.push({ id: stableUuid(`user:${handle}:${name}`), tenant, name, apiKey });
+  }
+  return { tenants: [...byHandle.values()], users };
 }
 
 /** The largest request body taken (an example with its attachments, a batch of runs): larger ones get a 413. */
@@ -105,12 +135,14 @@ const V2_PREFIXES = ['/v2', '/api/v2'];
 export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; ctx: Ctx } {
   const chatDelayMs = opts.chatDelayMs ?? 0;
   if (!Number.isInteger(chatDelayMs) || chatDelayMs < 0) throw new Error(`chatDelayMs: expected a whole number of milliseconds ≥ 0, got ${opts.chatDelayMs}`);
-  const tenants = makeTenants(opts.tenants?.length ? opts.tenants : DEFAULT_TENANTS);
+  const { tenants, users } = makeTenants(opts.tenants?.length ? opts.tenants : DEFAULT_TENANTS);
   const ctx: Ctx = {
     db,
     st: new Statements(db),
     tenants,
-    keys: new KeyRing(tenants),
+    users,
+    userById: new Map(users.map((u) => [u.id, u])),
+    keys: new KeyRing(users),
     tenantByHandle: new Map(tenants.map((t) => [t.handle, t])),
     tenantById: new Map(tenants.map((t) => [t.id, t])),
     clock: new MonotonicClock(),
@@ -119,6 +151,8 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
     startedAt: nowIso(),
     stats: { requests: 0, internalErrors: 0, faultsInjected: 0 },
   };
+  // Review statuses of a database written before they were kept per reviewer.
+  migrateLegacyStatuses(ctx);
 
   const app = Fastify({
     logger: false,
@@ -129,6 +163,7 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
   });
 
   app.decorateRequest('tenant', null as unknown as Tenant);
+  app.decorateRequest('user', null as unknown as User);
 
   app.register(multipart, {
     limits: { fileSize: 100 * 1024 * 1024, fieldSize: 50 * 1024 * 1024, parts: 100_000, files: 100_000, fields: 100_000 },
@@ -187,19 +222,21 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
     done(null, payload);
   });
 
-  /** Who is asking: the tenant of the API key (and the workspace it names, if any). */
+  /** Who is asking: the user of the API key, its tenant (and the workspace it names, if any). */
   const authenticate = (req: FastifyRequest, isPublic: boolean): void => {
     if (isPublic) return;
     const key = req.headers['x-api-key'];
     const auth = req.headers.authorization;
     const apiKey = typeof key === 'string' && key ? key : typeof auth === 'string' && /^Bearer /i.test(auth) ? auth.slice(7).trim() : undefined;
     if (!apiKey) throw new HttpError(401, 'Unauthorized: missing API key (x-api-key header)');
-    const tenant = ctx.keys.tenantOf(apiKey);
-    if (!tenant) throw new HttpError(401, 'Unauthorized: invalid API key');
+    const user = ctx.keys.userOf(apiKey);
+    if (!user) throw new HttpError(401, 'Unauthorized: invalid API key');
+    const tenant = user.tenant;
     const wanted = req.headers['x-tenant-id'];
     if (typeof wanted === 'string' && wanted && wanted.toLowerCase() !== tenant.id)
       throw new HttpError(403, `Forbidden: this API key does not belong to workspace ${wanted}`);
     req.tenant = tenant;
+    req.user = user;
   };
 
   app.addHook('onRequest', (req, reply, done) => {

@@ -1,9 +1,9 @@
 // CLI: npm run server -- [--port 1984] [--host 127.0.0.1 [--allow-remote]] [--db FILE|:memory:] [--seed demo] [--reset]
-//                         [--tenant HANDLE=KEY]… [--faults SPEC] [--no-multipart-examples] [--chat-delay-ms N]
+//                         [--tenant HANDLE[/USER]=KEY]… [--faults SPEC] [--no-multipart-examples] [--chat-delay-ms N]
 //                         [--quiet] [--help]
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_TENANTS, isLoopbackHost, remoteRefusal, startServer, type ServerOptions } from './index';
+import { DEFAULT_TENANTS, isLoopbackHost, makeTenants, remoteRefusal, startServer, type ServerOptions, type TenantKey } from './index';
 import { parseFaults } from './faults';
 
 const HELP = `LangSmith Workbench local server — a LangSmith-compatible API on SQLite.
@@ -18,8 +18,12 @@ Usage: npm run server -- [options]
   --db FILE|:memory:       database file (default ${defaultDbPath()})
   --reset                  empty the database first
   --seed demo              load demo data (only into an empty database)
-  --tenant HANDLE=KEY      a workspace and its API key; repeatable; replaces the defaults
-                           (local=local-dev-key and other=local-other-key)
+  --tenant HANDLE[/USER]=KEY
+                           a workspace and an API key of one of its users; repeatable; replaces the
+                           defaults. A handle given again adds another user (another reviewer of its
+                           queues) to that workspace; users are named "you", "reviewer", "reviewer-3", …
+                           unless /USER names them. Defaults: local/you=local-dev-key,
+                           local/reviewer=local-reviewer-key, other/you=local-other-key
   --faults SPEC            inject faults, e.g. 429:0.1,503:0.05,reset:0.02,resetAfter:0.02,latency:20-200ms
                            (STATUS:P answers that status; reset:P drops the connection before the work,
                            resetAfter:P does the work, then drops the connection instead of answering;
@@ -42,7 +46,7 @@ export function defaultDbPath(): string {
 
 export function parseArgs(argv: string[]): ServerOptions & { help?: boolean } {
   const opts: ServerOptions & { help?: boolean } = { port: 1984, host: '127.0.0.1', db: defaultDbPath() };
-  const tenants: Array<{ handle: string; apiKey: string }> = [];
+  const tenants: TenantKey[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -84,8 +88,10 @@ export function parseArgs(argv: string[]): ServerOptions & { help?: boolean } {
       case '--tenant': {
         const v = value();
         const eq = v.indexOf('=');
-        if (eq <= 0 || eq === v.length - 1) throw new Error(`--tenant: expected HANDLE=KEY, got "${v}"`);
-        tenants.push({ handle: v.slice(0, eq), apiKey: v.slice(eq + 1) });
+        if (eq <= 0 || eq === v.length - 1) throw new Error(`--tenant: expected HANDLE=KEY or HANDLE/USER=KEY, got "${v}"`);
+        const [handle, user, ...rest] = v.slice(0, eq).split('/');
+        if (rest.length || user === '') throw new Error(`--tenant: expected HANDLE=KEY or HANDLE/USER=KEY, got "${v}"`);
+        tenants.push({ handle: handle!, apiKey: v.slice(eq + 1), ...(user ? { user } : {}) });
         break;
       }
       case '--faults': {
@@ -110,7 +116,10 @@ export function parseArgs(argv: string[]): ServerOptions & { help?: boolean } {
         throw new Error(`unknown option ${arg} (see --help)`);
     }
   }
-  if (tenants.length) opts.tenants = tenants;
+  if (tenants.length) {
+    makeTenants(tenants); // fail early: a bad handle or user name, a key given twice
+    opts.tenants = tenants;
+  }
   if (!isLoopbackHost(opts.host!) && !opts.allowRemote) throw new Error(remoteRefusal(opts.host!, '--allow-remote'));
   return opts;
 }
@@ -142,13 +151,12 @@ async function main() {
     else console.error(`error: ${messageOf(e)}`);
     process.exit(1);
   }
-  const tenants = opts.tenants ?? DEFAULT_TENANTS;
+  const { users } = makeTenants(opts.tenants ?? DEFAULT_TENANTS);
   console.log(`LangSmith-compatible server listening on ${server.url}`);
   console.log(`  database: ${opts.db === ':memory:' ? 'in memory (nothing is kept)' : opts.db}${opts.seed ? ' (demo data)' : ''}`);
-  console.log(`  API key:  ${tenants[0].apiKey}  (workspace "${tenants[0].handle}")`);
-  for (const t of tenants.slice(1)) console.log(`            ${t.apiKey}  (workspace "${t.handle}")`);
+  users.forEach((u, i) => console.log(`  ${i ? '        ' : 'API key:'}  ${u.apiKey}  (workspace "${u.tenant.handle}", user "${u.name}")`));
   console.log(`  openai:   base URL ${server.url}/v1, model local-echo${opts.chatDelayMs ? ` (streams with ${opts.chatDelayMs} ms pauses)` : ''}`);
-  console.log(`  use:      LANGSMITH_ENDPOINT=${server.url} LANGSMITH_API_KEY=${tenants[0].apiKey}`);
+  console.log(`  use:      LANGSMITH_ENDPOINT=${server.url} LANGSMITH_API_KEY=${users[0]!.apiKey}`);
   if (opts.faults) console.log(`  faults:   ${opts.faults}`);
   let stopping = false;
   const stop = async (signal: string) => {

@@ -11,7 +11,7 @@
 // `body` out and read the request themselves.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { z } from 'zod';
-import type { Tenant } from './context';
+import type { Tenant, User } from './context';
 import { HttpError, badRequest } from './errors';
 import { isUuid } from './ids';
 import { parseTime } from './time';
@@ -33,6 +33,8 @@ export interface RouteInput<P, Q, B> {
   query: Q;
   body: B;
   tenant: Tenant;
+  /** The user of the API key (a workspace may have several; see context.ts). */
+  user: User;
   req: FastifyRequest;
   reply: FastifyReply;
 }
@@ -58,6 +60,7 @@ export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
         query: (query ? check(query, req.query ?? {}, 'query') : undefined) as Out<Q>,
         body: (body ? check(body, bodyValue(req.body, body, bodyRequired), 'body') : undefined) as Out<B>,
         tenant: req.tenant,
+        user: req.user,
         req,
         reply,
       }),

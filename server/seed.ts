@@ -9,9 +9,9 @@ import { insertDataset, tagVersion } from './store/datasets';
 import { storeBlobs } from './store/examples';
 import { writeRevision, type AttachmentRef, type RevRow } from './store/revisions';
 import { newVersion } from './store/versions';
-import { createFeedback } from './store/feedback';
+import { createConfig, createFeedback } from './store/feedback';
 import { createCommit, createTag, insertRepo, setLike, updateRepo } from './store/prompts';
-import { createQueue } from './store/queues';
+import { createQueue, findItem, scopeOf, setItemStatus } from './store/queues';
 import { sessionByName } from './store/sessions';
 import { newId } from './ids';
 import { jsonOrNull } from './json';
@@ -390,6 +390,10 @@ export function seedDemo(ctx: Ctx): void {
     });
     tagVersion(ctx, local, inv.id, iv2, 'latest-review');
 
+    // Feedback configs the review rubric scores: one categorical, one continuous
+    createConfig(ctx, local, 'correctness', { type: 'categorical', categories: [{ value: 0, label: 'incorrect' }, { value: 1, label: 'correct' }] }, false);
+    createConfig(ctx, local, 'helpfulness', { type: 'continuous', min: 0, max: 1 }, false);
+
     // An experiment on the QA dataset, with feedback
     const exp = sessionByName(ctx, local, 'demo-qa-experiment-1');
     ctx.st.run('UPDATE sessions SET reference_dataset_id = ? WHERE id = ?', qa.id, exp.id);
@@ -411,12 +415,34 @@ export function seedDemo(ctx: Ctx): void {
       if (i % 2 === 0) feedback(id, 'user_score', r.chance(0.75) ? 1 : 0, r.chance(0.2) ? 'Helpful, thanks!' : null);
     });
 
-    // Annotation queue with runs
-    createQueue(
+    // Annotation queue: five root runs of the chatbot project, a rubric over the two configs, the QA dataset
+    // as the place corrected answers go; user "you" has done the first item (it is archived: one reviewer wanted).
+    const review = createQueue(
       ctx, local, newId(),
-      { name: 'demo-review', description: 'Answers users rated poorly (demo data).', rubric_instructions: 'Is the answer correct and grounded in the retrieved documents?' },
-      rootIds.slice(0, 12),
+      {
+        name: 'demo-review', description: 'Answers users rated poorly (demo data).',
+        rubric_instructions: 'Is the answer correct and grounded in the retrieved documents?',
+        rubric_items: [
+          {
+            feedback_key: 'correctness', description: 'Is the answer factually correct and supported by the retrieved documents?',
+            value_descriptions: { incorrect: 'Wrong, or not supported by the documents', correct: 'Right and grounded in the documents' },
+            score_descriptions: { '0': 'incorrect', '1': 'correct' }, is_required: true, is_assertion: null,
+          },
+          {
+            feedback_key: 'helpfulness', description: 'How far does the answer resolve what the user asked?',
+            value_descriptions: null, score_descriptions: { '0': 'Does not help', '0.5': 'Partly answers the question', '1': 'Fully resolves it' },
+            is_required: false, is_assertion: null,
+          },
+        ],
+        default_dataset: qa.id,
+      },
+      rootIds.slice(0, 5),
     );
+    const you = ctx.users.find((u) => u.tenant === local && u.name === 'you') ?? ctx.users.find((u) => u.tenant === local);
+    if (you) {
+      const done = findItem(ctx, you.id, review.id, rootIds[0]!, true)!;
+      setItemStatus(ctx, scopeOf(ctx, review, you), done, 'completed', null);
+    }
 
     // Prompts with several commits: chat and plain, f-string and mustache, one with a model
     const summarizer = insertRepo(ctx, local, { repo_handle: 'demo-summarizer', description: 'Summarizes support tickets.', tags: ['support', 'summarization'], is_public: false });

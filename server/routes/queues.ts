@@ -4,10 +4,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
+import type { QueueRow } from '../store/queues';
 import { bodyTime, idParams, pText, qBool, qEnum, qInt, qText, qTime, qUuids, route, uuid } from '../route';
 import {
-  addItems, countItems, createQueue, deleteAllItemsExcept, deleteItems, deleteQueues, getItem, getItemAnywhere,
-  getQueue, listQueueRuns, listQueues, queuesOfRun, rootRunIds, setItemStatus, updateItemTimes, updateQueue,
+  addItems, completersOf, countItems, createQueue, deleteAllItemsExcept, deleteItems, deleteQueues, getItem, getItemAnywhere,
+  getQueue, listQueueRuns, listQueues, queuesOfRun, reviewersOf, rootRunIds, scopeOf, setItemStatus, updateItemTimes, updateQueue,
 } from '../store/queues';
 import { HttpError, notFound } from '../errors';
 import { newId } from '../ids';
@@ -19,6 +20,9 @@ import {
 } from './queuesShapes';
 
 export function registerQueues(app: FastifyInstance, ctx: Ctx) {
+  /** A queue as answered, with its assigned reviewers. */
+  const out = (q: QueueRow, totalRuns?: number) => queueOut(q, totalRuns, reviewersOf(ctx, q.id));
+
   route(
     app, 'GET', '/annotation-queues',
     {
@@ -28,20 +32,23 @@ export function registerQueues(app: FastifyInstance, ctx: Ctx) {
         name_contains: qText(),
         queue_type: qEnum(['single', 'pairwise']),
         dataset_id: uuid().optional(),
+        assigned_to_me: qBool(),
         limit: qInt(100, 1, 100),
         offset: qInt(0, 0, Number.MAX_SAFE_INTEGER),
       }),
     },
-    ({ query: q, tenant }) =>
-      listQueues(ctx, tenant, { ids: q.ids, name: q.name, nameContains: q.name_contains, queueType: q.queue_type, datasetId: q.dataset_id, limit: q.limit, offset: q.offset })
-        .map((r) => queueOut(r, r.total_runs)),
+    ({ query: q, tenant, user }) =>
+      listQueues(ctx, tenant, {
+        ids: q.ids, name: q.name, nameContains: q.name_contains, queueType: q.queue_type, datasetId: q.dataset_id,
+        assignedTo: q.assigned_to_me ? user.id : undefined, limit: q.limit, offset: q.offset,
+      }).map((r) => out(r, r.total_runs)),
   );
 
   route(app, 'POST', '/annotation-queues', { body: CreateQueue }, ({ body: b, tenant }) => {
     const { id, session_ids, created_at: _c, updated_at: _u, ...fields } = b;
     // LangSmith fills a new queue with the root runs of these projects.
     const runs = rootRunIds(ctx, tenant, session_ids ?? []);
-    return queueOut(createQueue(ctx, tenant, id?.toLowerCase() ?? newId(), fields, runs));
+    return out(createQueue(ctx, tenant, id?.toLowerCase() ?? newId(), fields, runs));
   });
 
   route(app, 'DELETE', '/annotation-queues', { query: z.object({ queue_ids: qUuids() }) }, ({ query, tenant }) => {
@@ -51,13 +58,13 @@ export function registerQueues(app: FastifyInstance, ctx: Ctx) {
     return {};
   });
 
-  route(app, 'GET', '/annotation-queues/:id', { params: idParams }, ({ params, tenant }) => {
+  route(app, 'GET', '/annotation-queues/:id', { params: idParams }, ({ params, tenant, user }) => {
     const q = getQueue(ctx, tenant, params.id);
-    return queueOut(q, countItems(ctx, q, 'all'));
+    return out(q, countItems(ctx, scopeOf(ctx, q, user), 'all'));
   });
 
   route(app, 'PATCH', '/annotation-queues/:id', { params: idParams, body: UpdateQueue }, ({ params, body, tenant }) =>
-    queueOut(updateQueue(ctx, tenant, params.id, { ...body, name: body.name ?? undefined })),
+    out(updateQueue(ctx, tenant, params.id, { ...body, name: body.name ?? undefined })),
   );
 
   route(app, 'DELETE', '/annotation-queues/:id', { params: idParams }, ({ params, tenant }) => {
@@ -67,7 +74,7 @@ export function registerQueues(app: FastifyInstance, ctx: Ctx) {
 
   /** The workspace's queues holding a run (the path's id is a run id, as in LangSmith). */
   route(app, 'GET', '/annotation-queues/:id/queues', { params: idParams }, ({ params, tenant }) => {
-    return queuesOfRun(ctx, tenant, params.id).map((q) => queueOut(q));
+    return queuesOfRun(ctx, tenant, params.id).map((q) => out(q));
   });
 
   route(app, 'POST', '/annotation-queues/:id/runs', { params: idParams, query: RetentionQuery, body: AddRuns }, ({ params, body, tenant }) =>
@@ -91,36 +98,38 @@ export function registerQueues(app: FastifyInstance, ctx: Ctx) {
         offset: qInt(0, 0, Number.MAX_SAFE_INTEGER),
       }),
     },
-    ({ params, query: q, tenant }) => {
-      const queue = getQueue(ctx, tenant, params.id);
-      return listQueueRuns<RunRow>(ctx, queue, q.status ?? 'all', q.archived, q.limit, q.offset).map((r) => runWithQueueInfo(r, tenant));
+    ({ params, query: q, tenant, user }) => {
+      const scope = scopeOf(ctx, getQueue(ctx, tenant, params.id), user);
+      const rows = listQueueRuns<RunRow>(ctx, scope, q.status ?? 'all', q.archived, q.limit, q.offset);
+      const completers = completersOf(ctx, rows.map((r) => r.queue_run_id));
+      return rows.map((r) => runWithQueueInfo(r, scope, completers.get(r.queue_run_id) ?? []));
     },
   );
 
   route(
     app, 'GET', '/annotation-queues/:id/run/:index',
     { params: z.object({ id: uuid(), index: pText().regex(/^\d{1,15}$/, 'not a non-negative integer').transform(Number) }), query: z.object({ include_extra: qBool() }) },
-    ({ params, tenant }) => {
-      const queue = getQueue(ctx, tenant, params.id);
-      const [r] = listQueueRuns<RunRow>(ctx, queue, 'all', undefined, 1, params.index);
+    ({ params, tenant, user }) => {
+      const scope = scopeOf(ctx, getQueue(ctx, tenant, params.id), user);
+      const [r] = listQueueRuns<RunRow>(ctx, scope, 'all', undefined, 1, params.index);
       if (!r) throw notFound(`No run at index ${params.index} in annotation queue ${params.id}`);
-      return runWithQueueInfo(r, tenant);
+      return runWithQueueInfo(r, scope, completersOf(ctx, [r.queue_run_id]).get(r.queue_run_id) ?? []);
     },
   );
 
   route(
     app, 'PATCH', '/annotation-queues/:id/runs/:queueRunId',
     { params: QueueRunParams, body: z.strictObject({ last_reviewed_time: bodyTime().nullish(), added_at: bodyTime().nullish() }) },
-    ({ params, body, tenant }) => {
-      const { item } = getItem(ctx, tenant, params.id, params.queueRunId, true);
+    ({ params, body, user }) => {
+      const { item } = getItem(ctx, user, params.id, params.queueRunId, true);
       // As before: a PATCH without a review time marks the run reviewed now.
-      updateItemTimes(ctx, item, { added_at: body.added_at, last_reviewed_time: body.last_reviewed_time ?? nowIso() });
+      updateItemTimes(ctx, user.id, item, { added_at: body.added_at, last_reviewed_time: body.last_reviewed_time ?? nowIso() });
       return {};
     },
   );
 
-  route(app, 'DELETE', '/annotation-queues/:id/runs/:queueRunId', { params: QueueRunParams }, ({ params, tenant }) => {
-    const { item } = getItem(ctx, tenant, params.id, params.queueRunId, true);
+  route(app, 'DELETE', '/annotation-queues/:id/runs/:queueRunId', { params: QueueRunParams }, ({ params, user }) => {
+    const { item } = getItem(ctx, user, params.id, params.queueRunId, true);
     deleteItems(ctx, params.id, [item.id], false);
     return {};
   });
@@ -137,23 +146,25 @@ export function registerQueues(app: FastifyInstance, ctx: Ctx) {
     },
   );
 
-  /** The reviewer's status of a queue item (LangSmith's "Done" is `completed`). */
-  route(app, 'POST', '/annotation-queues/status/:queueRunId', { params: z.object({ queueRunId: uuid() }), body: StatusBody }, ({ params, body, tenant }) => {
-    const { queue, item } = getItemAnywhere(ctx, tenant, params.queueRunId);
-    return statusOut(queue, setItemStatus(ctx, item, body.status ?? null, body.override_added_at ?? null));
+  /** The caller's status of a queue item (LangSmith's "Done" is `completed`). */
+  route(app, 'POST', '/annotation-queues/status/:queueRunId', { params: z.object({ queueRunId: uuid() }), body: StatusBody }, ({ params, body, user }) => {
+    const { queue, item } = getItemAnywhere(ctx, user, params.queueRunId);
+    const scope = scopeOf(ctx, queue, user);
+    return statusOut(scope, setItemStatus(ctx, scope, item, body.status ?? null, body.override_added_at ?? null));
   });
 
-  // Sizes: /size is what is left to review (or a section's size), /total_size everything, /total_archived the done.
-  route(app, 'GET', '/annotation-queues/:id/size', { params: idParams, query: z.object({ status: LegacyStatus }) }, ({ params, query, tenant }) => {
-    const queue = getQueue(ctx, tenant, params.id);
-    return { size: query.status ? countItems(ctx, queue, query.status) : countItems(ctx, queue, 'all') - countItems(ctx, queue, 'archived') };
+  // Sizes: /size is what is left to review (or a section's size, for the caller), /total_size everything,
+  // /total_archived the done.
+  route(app, 'GET', '/annotation-queues/:id/size', { params: idParams, query: z.object({ status: LegacyStatus }) }, ({ params, query, tenant, user }) => {
+    const scope = scopeOf(ctx, getQueue(ctx, tenant, params.id), user);
+    return { size: query.status ? countItems(ctx, scope, query.status) : countItems(ctx, scope, 'all') - countItems(ctx, scope, 'archived') };
   });
-  route(app, 'GET', '/annotation-queues/:id/total_size', { params: idParams }, ({ params, tenant }) => ({
-    size: countItems(ctx, getQueue(ctx, tenant, params.id), 'all'),
+  route(app, 'GET', '/annotation-queues/:id/total_size', { params: idParams }, ({ params, tenant, user }) => ({
+    size: countItems(ctx, scopeOf(ctx, getQueue(ctx, tenant, params.id), user), 'all'),
   }));
   route(
     app, 'GET', '/annotation-queues/:id/total_archived',
     { params: idParams, query: z.object({ start_time: qTime(), end_time: qTime() }) },
-    ({ params, query, tenant }) => ({ size: countItems(ctx, getQueue(ctx, tenant, params.id), 'archived', query.start_time, query.end_time) }),
+    ({ params, query, tenant, user }) => ({ size: countItems(ctx, scopeOf(ctx, getQueue(ctx, tenant, params.id), user), 'archived', query.start_time, query.end_time) }),
   );
 }

@@ -1,9 +1,9 @@
 // The shapes of the annotation queue routes (queues.ts, queuesItems.ts): their answers, and the schemas
 // their bodies are checked with.
 import { z } from 'zod';
-import type { Tenant } from '../context';
+import type { User } from '../context';
 import { bodyTime, qBool, qEnum, uuid } from '../route';
-import { isArchived, type NewItem, type QueueItem, type QueueRow, type QueueRunInfo } from '../store/queues';
+import { holderOf, isArchived, type NewItem, type QueueItem, type QueueRow, type QueueRunInfo, type Scope } from '../store/queues';
 import { jsonOrNull } from '../json';
 import type { RunRow } from '../store/runs';
 import { runOut } from './runsShape';
@@ -11,7 +11,7 @@ import { runOut } from './runsShape';
 // ---- answers ----
 
 /** A queue as LangSmith's AnnotationQueueSchema has it: every field present, null when unset. */
-export function queueOut(q: QueueRow, totalRuns?: number) {
+export function queueOut(q: QueueRow, totalRuns?: number, reviewers: User[] = []) {
   return {
     id: q.id,
     name: q.name,
@@ -32,7 +32,8 @@ export function queueOut(q: QueueRow, totalRuns?: number) {
     metadata: jsonOrNull(q.metadata),
     source_rule_id: null,
     run_rule_id: null,
-    assigned_reviewers: [],
+    // AssignedReviewerSchema: the workspace's users assigned with POST …/annotation-queues/{id}/reviewers.
+    assigned_reviewers: reviewers.map((u) => ({ id: u.id, name: u.name, email: null })),
     ...(totalRuns !== undefined ? { total_runs: totalRuns } : {}),
   };
 }
@@ -47,12 +48,12 @@ export const queueRunOut = (r: QueueItem) => ({
   source_proposed_example_id: r.source_proposed_example_id,
 });
 
-/** What the reviewer-status routes answer. */
-export function statusOut(q: QueueRow, item: QueueItem) {
+/** What the reviewer-status routes answer: the caller's status, and whether the item is archived now. */
+export function statusOut(s: Scope, item: QueueItem) {
   return {
     queue_item_id: item.id,
     ...(item.status ? { status: item.status } : {}),
-    is_archived: isArchived(q, item),
+    is_archived: isArchived(s, item),
     ...(item.override_added_at ? { override_added_at: item.override_added_at } : {}),
   };
 }
@@ -164,7 +165,8 @@ export const StatusBody = z.strictObject({
 });
 
 /** A queued run as the legacy run routes answer it (RunSchemaWithAnnotationQueueInfo). */
-export function runWithQueueInfo(r: RunRow & QueueRunInfo, tenant: Tenant) {
+export function runWithQueueInfo(r: RunRow & QueueRunInfo, s: Scope, completedBy: string[]) {
+  const holder = holderOf(s, { reserved_by: r.item_reserved_by, reserved_until: r.item_reserved_until });
   return {
     ...runOut(r),
     queue_run_id: r.queue_run_id,
@@ -172,8 +174,8 @@ export function runWithQueueInfo(r: RunRow & QueueRunInfo, tenant: Tenant) {
     last_reviewed_time: r.last_reviewed_time,
     effective_added_at: r.effective_added_at,
     source_proposed_example_id: r.source_proposed_example_id,
-    // The workspace's key is its one reviewer (see store/queues.ts).
-    completed_by: r.review_status === 'completed' ? [tenant.id] : [],
-    reserved_by: [],
+    // User ids: who completed it, and who holds it now (see store/queues.ts).
+    completed_by: completedBy,
+    reserved_by: holder ? [holder] : [],
   };
 }

@@ -19,6 +19,32 @@ export function registerWorkspace(app: FastifyInstance, ctx: Ctx, info: () => un
   route(app, 'GET', '/settings', {}, ({ tenant }) => workspace(tenant));
   route(app, 'GET', '/workspaces', {}, ({ tenant }) => [workspace(tenant)]);
 
+  // The workspace's users, one per API key (LangSmith's TenantMembers): their ids are what review statuses,
+  // reservations and assigned reviewers of annotation queues name.
+  route(app, 'GET', '/workspaces/current/members', {}, ({ tenant }) => ({
+    tenant_id: tenant.id,
+    members: ctx.users
+      .filter((u) => u.tenant === tenant)
+      .map((u) => ({
+        id: u.id,
+        user_id: u.id,
+        ls_user_id: u.id,
+        tenant_id: tenant.id,
+        organization_id: null,
+        created_at: ctx.startedAt,
+        email: null,
+        full_name: u.name,
+        display_name: u.name,
+        avatar_url: null,
+        read_only: false,
+        role_id: null,
+        role_name: 'Admin',
+        access_scope: 'workspace',
+        is_disabled: false,
+      })),
+    pending: [],
+  }));
+
   // What the workspace shares publicly: datasets first, then runs, newest first within each.
   route(
     app, 'GET', '/workspaces/current/shared',

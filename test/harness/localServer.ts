@@ -9,21 +9,26 @@
 //
 //   // by hand, where a suite cannot use the fixture (its own lifetime, a server per call)
 //   const srv = await startLocalServer();       // options as startServer's, minus port/host/db
-//                                               // (tenants: the first two become apiKey/otherApiKey)
+//                                               // (tenants: the first key of the first two workspaces become
+//                                               // apiKey/otherApiKey; the first's second key reviewerApiKey)
 //   srv.url          // 'http://127.0.0.1:PORT' (also serves /api/v1/…)
-//   srv.apiKey       // key of tenant 'local'  ('local-dev-key')
+//   srv.apiKey       // key of tenant 'local'  ('local-dev-key', user "you")
+//   srv.reviewerApiKey // second key of tenant 'local' ('local-reviewer-key', user "reviewer"); apiKey if it has one key
 //   srv.otherApiKey  // key of tenant 'other'  ('local-other-key')
 //   srv.tenantId / srv.otherTenantId   // the two workspace ids (for x-tenant-id)
+//   srv.userId / srv.reviewerUserId    // the user ids of apiKey and reviewerApiKey (review statuses name them)
 //   await srv.close();
-import { DEFAULT_TENANTS, startServer, type RunningServer, type ServerOptions } from '../../server/index';
-import { stableUuid } from '../../server/ids';
+import { DEFAULT_TENANTS, makeTenants, startServer, type RunningServer, type ServerOptions } from '../../server/index';
 
 export interface LocalServer {
   url: string;
   apiKey: string;
+  reviewerApiKey: string;
   otherApiKey: string;
   tenantId: string;
   otherTenantId: string;
+  userId: string;
+  reviewerUserId: string;
   /** The running server (database handle, app) for tests that look inside. */
   server: RunningServer;
   close(): Promise<void>;
@@ -33,14 +38,20 @@ export type LocalServerOptions = Omit<ServerOptions, 'port' | 'host' | 'db'>;
 
 export async function startLocalServer(opts: LocalServerOptions = {}): Promise<LocalServer> {
   const server = await startServer({ ...opts, port: 0, host: '127.0.0.1', db: ':memory:', quiet: opts.quiet ?? true });
-  const tenants = opts.tenants?.length ? opts.tenants : DEFAULT_TENANTS;
-  const second = tenants[1] ?? tenants[0];
+  const { tenants, users } = makeTenants(opts.tenants?.length ? opts.tenants : DEFAULT_TENANTS);
+  const [first, second = first] = tenants as [(typeof tenants)[0], ...typeof tenants];
+  const firstUsers = users.filter((u) => u.tenant === first);
+  const you = firstUsers[0]!;
+  const reviewer = firstUsers[1] ?? you;
   return {
     url: server.url,
-    apiKey: tenants[0].apiKey,
-    otherApiKey: second.apiKey,
-    tenantId: stableUuid(`tenant:${tenants[0].handle}`),
-    otherTenantId: stableUuid(`tenant:${second.handle}`),
+    apiKey: you.apiKey,
+    reviewerApiKey: reviewer.apiKey,
+    otherApiKey: users.find((u) => u.tenant === second)!.apiKey,
+    tenantId: first.id,
+    otherTenantId: second.id,
+    userId: you.id,
+    reviewerUserId: reviewer.id,
     server,
     close: () => server.close(),
   };

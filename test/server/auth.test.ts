@@ -1,21 +1,32 @@
 // Keys and binding: the API key lookup does not leak by timing, and the server stays on loopback unless told.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { KeyRing, type Tenant } from '../../server/context';
+import { KeyRing, type Tenant, type User } from '../../server/context';
 import { DEFAULT_TENANTS, isLoopbackHost, remoteWarning, startServer } from '../../server/index';
 import { withLocalServer } from '../harness/localServer';
 import { rawRequest } from '../harness/http';
 
 const tenant = (handle: string, apiKey: string): Tenant => ({ id: `id-${handle}`, handle, apiKey, displayName: handle });
+const userOf = (t: Tenant, name = 'you', apiKey = t.apiKey): User => ({ id: `id-${t.handle}-${name}`, tenant: t, name, apiKey });
 
 describe('API keys: constant-time lookup (KeyRing)', () => {
   const a = tenant('a', 'local-dev-key');
   const b = tenant('b', 'local-other-key');
-  const ring = new KeyRing([a, b]);
+  const ring = new KeyRing([userOf(a), userOf(b)]);
 
   it('finds the tenant of the right key', () => {
     assert.equal(ring.tenantOf('local-dev-key'), a);
     assert.equal(ring.tenantOf('local-other-key'), b);
+  });
+
+  it('finds the user of each key of a workspace with several', () => {
+    const you = userOf(a);
+    const reviewer = userOf(a, 'reviewer', 'local-reviewer-key');
+    const r = new KeyRing([you, reviewer, userOf(b)]);
+    assert.equal(r.userOf('local-dev-key'), you);
+    assert.equal(r.userOf('local-reviewer-key'), reviewer);
+    assert.equal(r.tenantOf('local-reviewer-key'), a);
+    assert.equal(r.userOf('local-reviewer-ke'), undefined);
   });
 
   it('finds nothing for a wrong key of the same length, a prefix, a longer key, a case change', () => {
@@ -31,7 +42,7 @@ describe('API keys: constant-time lookup (KeyRing)', () => {
 
   it('compares unicode keys by their bytes', () => {
     const u = tenant('u', 'clé-😀');
-    const r = new KeyRing([u]);
+    const r = new KeyRing([userOf(u)]);
     assert.equal(r.tenantOf('clé-😀'), u);
     assert.equal(r.tenantOf('cle\u0301-😀'), undefined, 'another normalization is another key');
   });
@@ -69,6 +80,19 @@ describe('API keys: constant-time lookup (KeyRing)', () => {
       const bearer = await rawRequest(srv(), 'GET', '/settings', undefined, { apiKey: null, headers: { authorization: 'Bearer local-other-key' } });
       assert.equal(bearer.status, 200);
       assert.equal(bearer.body.tenant_handle, 'other');
+      const reviewer = await rawRequest(srv(), 'GET', '/settings', undefined, { apiKey: srv().reviewerApiKey });
+      assert.equal(reviewer.body.tenant_handle, 'local', 'the second key of a workspace reaches the same workspace');
+      assert.equal(srv().reviewerApiKey, 'local-reviewer-key');
+    });
+
+    it('lists the workspace members, one per key, with stable ids', async () => {
+      const res = await rawRequest(srv(), 'GET', '/api/v1/workspaces/current/members', undefined, { apiKey: srv().reviewerApiKey });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.tenant_id, srv().tenantId);
+      assert.deepEqual(res.body.members.map((m: { id: string; full_name: string }) => [m.id, m.full_name]), [[srv().userId, 'you'], [srv().reviewerUserId, 'reviewer']]);
+      assert.deepEqual(res.body.pending, []);
+      const other = await rawRequest(srv(), 'GET', '/workspaces/current/members', undefined, { apiKey: srv().otherApiKey });
+      assert.equal(other.body.members.length, 1);
     });
   });
 });
@@ -124,7 +148,7 @@ describe('binding: loopback unless allowRemote', () => {
       const text = written.join('');
       assert.match(text, /WARNING: listening on 0\.0\.0\.0:\d+, which is reachable from the network/);
       assert.match(text, /no TLS/);
-      assert.match(text, /well-known demo keys \(local-dev-key, local-other-key\)/);
+      assert.match(text, /well-known demo keys \(local-dev-key, local-reviewer-key, local-other-key\)/);
       // Still answers on loopback.
       assert.equal((await fetch(`${srv.url}/info`)).status, 200);
     } finally {

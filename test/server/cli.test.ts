@@ -57,7 +57,7 @@ describe('CLI (server/main.ts bundled)', function () {
   it('--help explains the options', async () => {
     const cli = run(['--help']);
     assert.equal(await cli.exit, 0);
-    for (const opt of ['--port', '--db', '--seed demo', '--reset', '--tenant HANDLE=KEY', '--faults', '--no-multipart-examples', '--host', '--allow-remote']) assert.ok(cli.out().includes(opt), opt);
+    for (const opt of ['--port', '--db', '--seed demo', '--reset', '--tenant HANDLE[/USER]=KEY', '--faults', '--no-multipart-examples', '--host', '--allow-remote']) assert.ok(cli.out().includes(opt), opt);
   });
 
   it('--host that is not loopback: refused (exit 2) without --allow-remote; with it, a warning on stderr', async () => {
@@ -72,7 +72,7 @@ describe('CLI (server/main.ts bundled)', function () {
     assert.equal(url.startsWith('http://127.0.0.1:'), true, url);
     assert.match(remote.err(), /WARNING: listening on 0\.0\.0\.0:\d+, which is reachable from the network/);
     assert.match(remote.err(), /no TLS/);
-    assert.match(remote.err(), /demo keys \(local-dev-key, local-other-key\)/);
+    assert.match(remote.err(), /demo keys \(local-dev-key, local-reviewer-key, local-other-key\)/);
     remote.proc.kill('SIGTERM');
     assert.equal(await remote.exit, 0);
     // Loopback spellings need no flag and print no warning.
@@ -135,10 +135,18 @@ describe('CLI (server/main.ts bundled)', function () {
 
   it('--tenant replaces the default tenants; the default DB lives under $XDG_DATA_HOME', async () => {
     const xdg = path.join(dir, 'xdg');
-    const cli = run(['--port', '0', '--tenant', 'acme=acme-key', '--tenant', 'beta=beta-key', '--no-multipart-examples'], { XDG_DATA_HOME: xdg });
+    const cli = run(
+      ['--port', '0', '--tenant', 'acme=acme-key', '--tenant', 'beta=beta-key', '--tenant', 'acme/bob=acme-bob-key', '--no-multipart-examples'],
+      { XDG_DATA_HOME: xdg },
+    );
     const url = await started(cli);
     assert.ok(fs.existsSync(path.join(xdg, 'langsmith-workbench', 'local.db')));
     assert.equal((await get(`${url}/settings`, 'acme-key')).tenant_handle, 'acme');
+    // A repeated handle adds a user to the same workspace.
+    assert.equal((await get(`${url}/settings`, 'acme-bob-key')).tenant_handle, 'acme');
+    assert.match(cli.out(), /acme-bob-key {2}\(workspace "acme", user "bob"\)/);
+    const members = await get(`${url}/workspaces/current/members`, 'acme-key');
+    assert.deepEqual(members.members.map((m: { full_name: string }) => m.full_name), ['you', 'bob']);
     assert.equal((await fetch(`${url}/settings`, { headers: { 'x-api-key': 'local-dev-key' } })).status, 401);
     assert.equal((await get(`${url}/info`)).instance_flags.dataset_examples_multipart_enabled, false);
     cli.proc.kill('SIGTERM');

@@ -141,10 +141,12 @@ describe('annotation queues: review', () => {
       assert.deepEqual(await c.annotationQueues.items.retrieveCount(q.id, { status: 'all' }), { count: 2 });
     });
 
-    it('refuses THREAD items, a run in another project, unknown fields and missing run ids (422) and unknown runs (404)', async () => {
+    it('refuses a run in another project, unknown fields and missing run ids (422) and unknown runs or threads (404)', async () => {
       const q = await c.annotationQueues.annotationQueues({ name: 'aq-items-bad' });
       const cases: Array<[Record<string, unknown>, number, RegExp]> = [
-        [{ item_type: 'THREAD', thread_id: 't1', project_id: projectId }, 422, /THREAD items are not supported/],
+        [{ item_type: 'THREAD', thread_id: 't1', project_id: projectId }, 404, /Thread t1/],
+        [{ item_type: 'THREAD', thread_id: 't1' }, 422, /project_id: required for a THREAD item/],
+        [{ item_type: 'THREAD', project_id: projectId }, 422, /thread_id: required/],
         [{ run_id: runIds[0], project_id: crypto.randomUUID() }, 422, /is not in session/],
         [{ run_id: runIds[0], colour: 'red' }, 422, /unknown field "colour"/],
         [{ item_type: 'RUN' }, 422, /run_id: required/],
@@ -171,7 +173,7 @@ describe('annotation queues: review', () => {
       assert.deepEqual(await counts(), [3, 2, 0, 1]);
       const [archived] = await collect(c.annotationQueues.items.list(queueId, { status: 'archived' }));
       assert.ok(archived!.last_reviewed_time, 'completing an item reviews it');
-      assert.deepEqual(archived!.completed_by, [(await c.annotationQueues.retrieve(queueId)).tenant_id]);
+      assert.deepEqual(archived!.completed_by, [srv().userId], 'the user of the key, not the workspace');
       const reshown = await c.annotationQueues.items.createStatus(itemIds[1]!, {});
       assert.deepEqual(reshown, { queue_item_id: itemIds[1], is_archived: false });
       assert.deepEqual(await counts(), [3, 3, 0, 0]);
@@ -189,7 +191,7 @@ describe('annotation queues: review', () => {
       assert.equal(moved!.last_reviewed_time, null, 'viewing is not reviewing');
     });
 
-    it('with two reviewers wanted, my "Done" waits in needs_others_review (this server has one reviewer per workspace)', async () => {
+    it('with two reviewers wanted, my "Done" waits in needs_others_review (queuesReviewers.test.ts has the second reviewer)', async () => {
       const { queueId, itemIds } = await queueWith('aq-items-two', [runIds[0], runIds[1]], { num_reviewers_per_item: 2 });
       const done = await c.annotationQueues.items.createStatus(itemIds[0]!, { status: 'completed' });
       assert.equal(done.is_archived, false);

@@ -198,6 +198,30 @@ describe('--seed demo content', function () {
     const run = await c.getRunFromAnnotationQueue(first.id, 0);
     assert.ok(run.id);
   });
+
+  it('demo-review: five of the chatbot’s first root runs, a rubric over two feedback configs, one item done by "you"', async () => {
+    const c = client(srv());
+    const reviewer = client(srv(), { apiKey: srv().reviewerApiKey });
+    const [q] = await collect(c.listAnnotationQueues({ name: 'demo-review' }));
+    const queue = await c.annotationQueues.retrieve(q!.id);
+    assert.deepEqual(queue.rubric_items?.map((r) => [r.feedback_key, r.is_required]), [['correctness', true], ['helpfulness', false]]);
+    assert.ok(queue.rubric_items?.every((r) => r.description && r.score_descriptions));
+    const [qa] = await collect(c.listDatasets({ datasetName: 'demo-support-qa' }));
+    assert.equal(queue.default_dataset, qa!.id);
+    assert.deepEqual([queue.num_reviewers_per_item, queue.enable_reservations, queue.reservation_minutes], [1, true, 1]);
+    const configs = await collect(c.listFeedbackConfigs({ feedbackKeys: ['correctness', 'helpfulness'] }));
+    assert.deepEqual(configs.map((x) => [x.feedback_key, x.feedback_config.type]), [['correctness', 'categorical'], ['helpfulness', 'continuous']]);
+
+    const project = await c.readProject({ projectName: 'demo-support-chatbot' });
+    const roots = (await collect(c.listRuns({ projectId: project.id, isRoot: true }))).sort((a, b) => Date.parse(a.start_time as string) - Date.parse(b.start_time as string));
+    const runs = await c.annotationQueues.runs.list(q!.id);
+    assert.deepEqual(runs.map((r) => r.id), roots.slice(0, 5).map((r) => r.id), 'the five oldest root runs, oldest first');
+    const count = async (cl: typeof c, status: string) => (await cl.annotationQueues.items.retrieveCount(q!.id, { status })).count;
+    assert.deepEqual([await count(c, 'all'), await count(c, 'needs_my_review'), await count(c, 'archived')], [5, 4, 1]);
+    const [archived] = await collect(c.annotationQueues.items.list(q!.id, { status: 'archived' }));
+    assert.deepEqual([archived!.run_id, archived!.completed_by], [roots[0]!.id, [srv().userId]]);
+    assert.equal(await count(reviewer, 'needs_my_review'), 4, 'one reviewer per item: archived for the other reviewer too');
+  });
   describe('the trace viewer\'s demo', () => {
     const v2Runs = async (traceId: string, projectId: string, selects: string[]) => {
       const res = await rawRequest(srv(), 'GET', `/api/v2/traces/${traceId}/runs?project_id=${projectId}&${['ID', ...selects].map((x) => `selects=${x}`).join('&')}`);

@@ -6,6 +6,10 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { withLocalServer, type LocalServer } from '../harness/localServer';
 import { rawRequest, type RawResponse } from '../harness/http';
+import { stableUuid } from '../../server/ids';
+
+/** A's first user (the default workspace `local`'s user "you"), for the assigned-reviewer routes. */
+const A_USER = stableUuid('user:local:you');
 
 interface Route {
   method: string;
@@ -50,7 +54,7 @@ const exemptReason = (base: string) => EXEMPT.find(([re]) => re.test(base))?.[1]
 
 /** Routes without an id in the path that take no id of a tenant's object at all. */
 const NO_IDS = new Set([
-  'GET /settings', 'GET /workspaces', 'GET /workspaces/current/shared', 'GET /sessions', 'GET /datasets', 'GET /annotation-queues',
+  'GET /settings', 'GET /workspaces', 'GET /workspaces/current/shared', 'GET /workspaces/current/members', 'GET /sessions', 'GET /datasets', 'GET /annotation-queues',
   'GET /feedback', 'GET /feedback-configs', 'GET /repos', 'POST /repos', 'POST /datasets/upload', 'POST /feedback-configs',
 ]);
 
@@ -103,6 +107,7 @@ function bodyFor(method: string, base: string, a: Ids, b: Own, repo: 'private' |
     'PATCH platform:/annotation-queues/:id/items/:itemId': json({}),
     'POST platform:/annotation-queues/items/:itemId/status': json({ status: 'completed' }),
     'POST platform:/annotation-queues/:id/items/delete': json({ item_ids: [a.queueRun] }),
+    'POST platform:/annotation-queues/:id/reviewers': json({ identity_id: A_USER }),
     'PATCH /runs/:id': json({ outputs: { b: 1 } }),
     'PUT /runs/:id/share': json({}),
     'PATCH /datasets/:id': json({ description: 'B was here' }),
@@ -161,6 +166,7 @@ function paramsFor(a: Ids, repo: 'private' | 'public'): Record<string, string> {
     'runs:queueRunId': a.queueRun,
     'status:queueRunId': a.queueRun,
     'items:itemId': a.queueRun,
+    'reviewers:identityId': A_USER,
     'run:index': '0',
     'repos:owner': 'local',
     'repos:repo': repo === 'public' ? a.publicRepo : a.repo,
