@@ -77,6 +77,26 @@ describe('client ↔ local server: annotation review', () => {
     await assert.rejects(otherClientFor(srv()).annotationQueues.items.count(q.id, 'all'), /not found/i);
   });
 
+  it('two reviewers: my Done waits for the other when two are wanted; an opened item is reserved for me', async () => {
+    const other = clientFor(srv(), { apiKey: srv().reviewerApiKey });
+    const q = await c.annotationQueues.create({ name: unique('two'), numReviewersPerItem: 2, enableReservations: true, reservationMinutes: 5 });
+    const [a, b] = await c.annotationQueues.items.addRuns(q.id, runIds.slice(0, 2).map((runId) => ({ runId })));
+    await c.annotationQueues.items.setStatus(a!.id, 'completed');
+    assert.deepEqual(await c.annotationQueues.items.counts(q.id), { needs_my_review: 1, needs_others_review: 1, archived: 0 });
+    assert.equal(await other.annotationQueues.items.count(q.id, 'needs_my_review'), 2, 'my Done does not complete it for the other reviewer');
+    const done = await other.annotationQueues.items.setStatus(a!.id, 'completed');
+    assert.equal(done.is_archived, true, 'archived once both reviewers are done');
+    const archived = await collect(c.annotationQueues.items.list(q.id, { section: 'archived' }));
+    assert.deepEqual(archived.map((i) => i.completed_by?.length), [2]);
+
+    await c.annotationQueues.items.setStatus(b!.id, 'viewed');
+    assert.equal(await other.annotationQueues.items.count(q.id, 'needs_my_review'), 0, 'reserved for me while I look at it');
+    const held = await collect(other.annotationQueues.items.list(q.id, { section: 'needs_others_review' }));
+    assert.deepEqual(held.map((i) => [i.id, i.reserved_by?.length]), [[b!.id, 1]]);
+    await c.annotationQueues.items.setStatus(b!.id, 'completed');
+    assert.equal(await other.annotationQueues.items.count(q.id, 'needs_my_review'), 1, 'released by my Done');
+  });
+
   it('pages items by cursor, at most 100 per request', async () => {
     const q = await c.annotationQueues.create({ name: unique('paging') });
     await c.annotationQueues.items.addRuns(q.id, runIds.map((runId) => ({ runId })));
