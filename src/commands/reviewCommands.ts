@@ -42,9 +42,11 @@ export function registerReviewCommands(register: CommandRegistrar, clients: Clie
       const picked = await choose(items, { title: vscode.l10n.t('Review an annotation queue'), placeholder: vscode.l10n.t('Choose a queue') });
       key = { queueId: picked.id };
     }
+    const queueId = key.queueId;
+    const wasOpen = panels.panelsOf<ReviewKey>(Panels.review).some((p) => p.key.queueId === queueId);
     const host = await panels.show(Panels.review, key);
-    // Already open on this queue: show the clicked item.
-    if (key.itemId) {
+    // Already open on this queue: show the clicked item (a new panel starts at it).
+    if (key.itemId && wasOpen) {
       const { ShowItem } = await import('../protocol/review');
       await host.notify(ShowItem, { itemId: key.itemId });
     }

@@ -396,7 +396,8 @@ export class ReviewSession {
     // Always fresh when opened: another reviewer may have moved it.
     this.views.delete(itemId);
     const view = await this.view(itemId, signal);
-    if (view.item.section === 'needs_my_review' && this.mine.get(itemId) !== 'viewed') {
+    // Not over my Done (a Done may have landed while the item was read).
+    if (view.item.section === 'needs_my_review' && !this.mine.has(itemId)) {
       await this.clients.call((c) => c.annotationQueues.items.setStatus(itemId, 'viewed', { signal }));
       this.mine.set(itemId, 'viewed');
       view.item.myStatus = 'viewed';
