@@ -163,7 +163,7 @@ describe('trees and commands against the local server', function () {
     const queues = await children('queues');
     const queue = queues.find((q) => label(q) === 'demo-review')!;
     assert.ok(queue, 'the demo queue is listed');
-    const { size } = await get<{ size: number }>(`/annotation-queues/${queue.queue.id}/size`);
+    const { size } = await get<{ size: number }>(`/annotation-queues/${queue.queue.id}/total_size`);
     assert.equal(queue.treeItem().description, `${size} runs`);
     const sections = await children('queues', queue);
     const counts = sections.map((s) => Number(/\((\d+)\)$/.exec(label(s))?.[1]));
