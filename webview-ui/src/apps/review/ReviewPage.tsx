@@ -62,6 +62,10 @@ export function ReviewPage({ state }: { state: Review }) {
   const [invalid, setInvalid] = useState<ReadonlySet<string>>(new Set());
   const [correctionNote, setCorrectionNote] = useState<string>();
   const formRef = useRef<RubricFormHandle>(null);
+  // Each item starts at the first rubric field: the number keys score it, ↓ goes on.
+  useEffect(() => {
+    if (itemId !== undefined) formRef.current?.focusField(0);
+  }, [itemId]);
 
   // Another item: its own form (the webview's copy when it is this item's, else the host's draft), nothing flagged.
   const shownItem = useRef(itemId);
