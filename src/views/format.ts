@@ -38,6 +38,22 @@ export function summarize(value: unknown, max = 60): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
+/** Keys whose text is what a run was asked, in the order they are preferred. */
+const ASKED_KEYS = ['question', 'query', 'input', 'prompt', 'text', 'message', 'content'];
+
+/**
+ * What a run was asked, as a row shows it: the text of its question (or query, input…) when its inputs have one,
+ * else the preview of the whole inputs. Neighbours then differ from the first words on.
+ */
+export function askedText(inputs: unknown, max = 60): string {
+  if (inputs && typeof inputs === 'object' && !Array.isArray(inputs)) {
+    const record = inputs as Record<string, unknown>;
+    const key = ASKED_KEYS.find((k) => typeof record[k] === 'string' && (record[k] as string).trim() !== '');
+    if (key) return summarize(record[key], max);
+  }
+  return summarize(inputs, max);
+}
+
 function preview(v: unknown): string {
   if (typeof v === 'string') return v;
   try {

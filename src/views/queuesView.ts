@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { AnnotationQueue, FeedbackConfigEntry, LangSmithClient, QueueItem, QueueItemSection, Run } from '../client';
 import { Commands } from '../constants';
-import { escapeMarkdown, formatWhen, markdownLines, summarize } from './format';
+import { askedText, escapeMarkdown, formatWhen, markdownLines, summarize } from './format';
 import { errorNode, PagedParentNode, TreeNode, type ViewContext } from './treeNode';
 
 const PAGE = 50;
@@ -252,7 +252,7 @@ export class QueueRunNode extends TreeNode {
     const item = new vscode.TreeItem(`${this.index + 1}. ${r.name ?? r.id}`, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = done ? new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed')) : new vscode.ThemeIcon('circle-large-outline');
-    const asked = summarize(r.inputs, 50);
+    const asked = askedText(r.inputs, 50);
     const added = it.added_at ?? it.effective_added_at;
     // What the run was asked differs most between neighbours, so it comes before when it was added.
     item.description = [asked ? `“${asked}”` : undefined, added ? vscode.l10n.t('added {0}', formatWhen(added) ?? '') : undefined, status].filter(Boolean).join(' · ');

@@ -38,7 +38,7 @@ import {
 } from '../../protocol/review';
 import { RequestError } from '../../protocol/router';
 import type { FeedbackItem, LoadProblem } from '../../protocol/trace';
-import { summarize } from '../../views/format';
+import { askedText } from '../../views/format';
 import type { PanelApp, PanelClients, PanelServices } from '../panels';
 import { reported } from '../reported';
 import { feedbackItem, TraceSession } from '../trace/tracePanel';
@@ -133,7 +133,7 @@ function summaryOf(item: QueueItem, section: QueueItemSection, run: Pick<Run, 'n
     threadId: item.thread_id ? item.thread_id.slice(0, 2000) : null,
     projectId: item.project_id ?? null,
     name: (thread ? (item.thread_id ?? '') : (run?.name ?? '')).slice(0, 2000),
-    preview: run ? summarize(run.inputs, 120) : '',
+    preview: run ? askedText(run.inputs, 120) : '',
     section,
     myStatus: mine ?? (section === 'needs_my_review' ? (item.last_reviewed_time ? 'viewed' : null) : (item.completed_by?.length ?? 0) > 0 ? 'completed' : null),
     reservedByOther: section === 'needs_others_review' && (item.reserved_by?.length ?? 0) > 0 && !(item.completed_by?.length ?? 0),
