@@ -62,6 +62,7 @@ describe('the first five minutes', function () {
     await setViewOpen(page, 'Projects', false);
     await setViewOpen(page, 'Annotation Queues', true);
     await row(page, /demo-review/).click();
+    await row(page, /^Needs my review/).click();
     await row(page, /^1\. /).waitFor({ timeout: 30_000 });
     await row(page, /^2\. /).waitFor();
     // Each item shows the start of what its run was asked, which differs between neighbours.

@@ -46,7 +46,7 @@ describe('user flows', function () {
     const { page } = wb;
     const queues = await api<{ id: string; name: string }[]>('/annotation-queues');
     const queue = queues.find((q) => q.name === 'demo-review')!;
-    const before = (await api<{ size: number }>(`/annotation-queues/${queue.id}/size`)).size;
+    const before = (await api<{ size: number }>(`/annotation-queues/${queue.id}/total_size`)).size;
 
     await row(page, /demo-support-chatbot/).click();
     const runs = sidebar(page).getByRole('treeitem', { name: /SupportPipeline/ });
@@ -70,7 +70,7 @@ describe('user flows', function () {
     await choice.click();
 
     const after = await eventually(async () => {
-      const { size } = await api<{ size: number }>(`/annotation-queues/${queue.id}/size`);
+      const { size } = await api<{ size: number }>(`/annotation-queues/${queue.id}/total_size`);
       return size > before ? size : null;
     });
     assert.equal(after, before + 2);
