@@ -47,6 +47,8 @@ import { feedbackItem, TraceSession } from '../trace/tracePanel';
 const DRAFTS_KEPT = 200;
 /** Item views (and their trace readers) kept for going back and forth. */
 const VIEWS_KEPT = 6;
+/** How long where an item was just listed stands for its placement. */
+const PLACEMENT_FRESH_MS = 2000;
 
 export const reviewApp: PanelApp<ReviewKey, typeof ReviewReady.result.shape.state> = {
   ready: ReviewReady,
@@ -59,7 +61,9 @@ export const reviewApp: PanelApp<ReviewKey, typeof ReviewReady.result.shape.stat
   open({ host, key, services, setTitle }) {
     const session = new ReviewSession(services, key);
     const state = async (signal: AbortSignal) => {
+      const t0 = Date.now();
       const s = await session.state(signal);
+      services.log.info(`Review: the queue and its first item read in ${Date.now() - t0} ms`);
       if (s.kind === 'review') setTitle(vscode.l10n.t('Review: {0}', s.queue.name));
       return s;
     };
@@ -217,6 +221,10 @@ export class ReviewSession {
   private readonly attempts = new Map<string, string>();
   /** The item the page shows (opened, or moved to): a reload of the page comes back to it. */
   private shown: string | undefined;
+  /** The counts last read, changed by my own moves. */
+  private lastCounts: Counts | undefined;
+  /** Where an item was just seen to be (first of mine), so reading it at once needs no placement request. */
+  private readonly placed = new Map<string, { section: QueueItemSection; position: number; at: number }>();
 
   constructor(
     private readonly services: PanelServices,
@@ -232,12 +240,17 @@ export class ReviewSession {
 
   async state(signal: AbortSignal): Promise<ReviewState> {
     try {
-      const [queue, counts] = await Promise.all([this.readQueue(signal), this.counts(signal)]);
       const openOrNull = (id: string) => this.open(id, signal).catch((err: unknown) => (signal.aborted || err instanceof NotSignedInError ? Promise.reject(err) : null));
       // The item shown before the page reloaded, else the one asked for; one that is gone gives way to the first.
+      // It is read alongside the queue: the first screen waits for the slower of the two only.
       const wanted = this.shown ?? this.key.itemId;
-      let current = wanted ? await openOrNull(wanted) : null;
-      if (!current) {
+      const [queue, counts, asked] = await Promise.all([
+        this.readQueue(signal),
+        this.counts(signal),
+        wanted ? openOrNull(wanted) : this.firstToReview(signal).then((first) => (first ? openOrNull(first) : null)),
+      ]);
+      let current = asked;
+      if (!current && wanted) {
         const first = await this.firstToReview(signal);
         current = first ? await openOrNull(first) : null;
       }
@@ -269,14 +282,31 @@ export class ReviewSession {
     return this.info;
   }
 
-  private counts(signal: AbortSignal): Promise<Counts> {
-    return this.clients.call((c) => c.annotationQueues.items.counts(this.queueId, { signal }));
+  /** The sections' counts as the server has them (kept, so that a move can say the new ones without asking). */
+  private async counts(signal: AbortSignal): Promise<Counts> {
+    this.lastCounts = await this.clients.call((c) => c.annotationQueues.items.counts(this.queueId, { signal }));
+    return { ...this.lastCounts };
+  }
+
+  /** The counts after an item of mine left my review to `to` (or was removed), from the last ones read. */
+  private countsAfter(from: QueueItemSection | undefined, to: QueueItemSection | null): Counts | null {
+    const c = this.lastCounts;
+    if (!c || !from) return null;
+    const next = { ...c };
+    next[from] = Math.max(0, next[from] - 1);
+    if (to) next[to] += 1;
+    this.lastCounts = next;
+    return { ...next };
   }
 
   private async firstToReview(signal: AbortSignal): Promise<string | null> {
     const page = await this.clients.call((c) => c.annotationQueues.items.page(this.queueId, { section: 'needs_my_review', pageSize: 1, signal }));
     const item = page.items[0];
-    if (item) this.remember(item, 'needs_my_review');
+    if (item) {
+      this.remember(item, 'needs_my_review');
+      // Where it is needs no asking while this is fresh: first of mine.
+      this.placed.set(item.id, { section: 'needs_my_review', position: 0, at: Date.now() });
+    }
     return item?.id ?? null;
   }
 
@@ -329,7 +359,14 @@ export class ReviewSession {
 
   /** Reads an item whole: where it is, its run's trace and detail (or its thread), its draft. */
   private async readView(itemId: string, signal: AbortSignal): Promise<ItemView> {
-    const place = await this.clients.call((c) => c.annotationQueues.items.placement(this.queueId, itemId, { signal }));
+    // An item met in a list or read ahead is read at once, while the server says where it is now.
+    const before = this.known.get(itemId);
+    const early = before ? this.readBody(before.item, signal) : undefined;
+    early?.catch(() => undefined);
+    const fresh = this.placed.get(itemId);
+    this.placed.delete(itemId);
+    const place: { section?: QueueItemSection | null; position?: number | null; cursor?: string | null } =
+      fresh && Date.now() - fresh.at < PLACEMENT_FRESH_MS ? fresh : await this.clients.call((c) => c.annotationQueues.items.placement(this.queueId, itemId, { signal }));
     const section = place.section ?? 'needs_my_review';
     let known = this.known.get(itemId);
     if (!known || known.section !== section) {
@@ -339,36 +376,44 @@ export class ReviewSession {
       if (!item) throw new LangSmithNotFoundError(vscode.l10n.t('This item is no longer in the queue.'), { action: 'read queue item' });
       known = this.remember(item, section);
     }
+    const body = await (early ?? this.readBody(known.item, signal));
     const item = known.item;
+    // Named after its run, which the body has read.
+    return {
+      item: summaryOf(item, section, this.known.get(itemId)?.run, this.mine.get(itemId) ?? null),
+      position: section === 'needs_my_review' && typeof place.position === 'number' ? place.position + 1 : null,
+      ...body,
+      draft: this.drafts.get(itemId),
+    };
+  }
+
+  /** The item's run as the trace viewer reads it (the trace's runs only, no header extras), or its thread. */
+  private async readBody(item: QueueItem, signal: AbortSignal): Promise<Pick<ItemView, 'trace' | 'run' | 'thread' | 'problem'>> {
     const base = { trace: null, run: null, thread: null, problem: null };
-    let body: Pick<ItemView, 'trace' | 'run' | 'thread' | 'problem'> = base;
     try {
       if (item.run_id) {
-        const run = await this.clients.call((c) => c.runs.read(item.run_id!, { projectId: item.project_id ?? undefined, attachments: true, signal }));
+        const runId = item.run_id;
+        const run = await this.clients.call((c) => c.runs.read(runId, { projectId: item.project_id ?? undefined, attachments: true, signal }));
+        const section = this.known.get(item.id)?.section ?? 'needs_my_review';
         this.remember(item, section, run);
-        const session = new TraceSession(this.clients, { kind: 'trace', traceId: run.trace_id ?? run.id, ...(run.session_id ? { projectId: run.session_id } : {}), runId: run.id });
+        const session = new TraceSession(this.clients, { kind: 'trace', traceId: run.trace_id ?? run.id, ...(run.session_id ? { projectId: run.session_id } : {}), runId: run.id }, 'runs');
         session.remember(run);
         this.keepTrace(run.id, session);
         const [state, detail] = await Promise.all([session.state(signal), session.readRun(run.id, signal)]);
-        body = { ...base, trace: state.kind === 'trace' ? state.trace : null, run: detail, problem: state.kind === 'problem' ? state.problem : null };
-      } else if (item.thread_id && item.project_id) {
+        return { ...base, trace: state.kind === 'trace' ? state.trace : null, run: detail, problem: state.kind === 'problem' ? state.problem : null };
+      }
+      if (item.thread_id && item.project_id) {
         const session = new TraceSession(this.clients, { kind: 'thread', threadId: item.thread_id, projectId: item.project_id });
         const state = await session.state(signal);
-        body = { ...base, thread: state.kind === 'thread' ? state.thread : null, problem: state.kind === 'problem' ? state.problem : null };
+        return { ...base, thread: state.kind === 'thread' ? state.thread : null, problem: state.kind === 'problem' ? state.problem : null };
       }
+      return base;
     } catch (err) {
       if (signal.aborted || err instanceof NotSignedInError) throw err;
       const problem = problemOf(err);
       if (problem.code === 'notFound') problem.message = vscode.l10n.t('The run of this item was not found (deleted, or past its retention). You can still review or remove the item. ({0})', problem.message).slice(0, 2000);
-      body = { ...base, problem };
+      return { ...base, problem };
     }
-    const counts = section === 'needs_my_review' ? await this.counts(signal) : null;
-    return {
-      item: summaryOf(item, section, this.known.get(itemId)?.run, this.mine.get(itemId) ?? null),
-      position: counts && typeof place.position === 'number' ? Math.min(place.position + 1, Math.max(counts.needs_my_review, 1)) : null,
-      ...body,
-      draft: this.drafts.get(itemId),
-    };
   }
 
   private keepTrace(runId: string, session: TraceSession): void {
@@ -397,14 +442,17 @@ export class ReviewSession {
     this.views.delete(itemId);
     const view = await this.view(itemId, signal);
     // Not over my Done (a Done may have landed while the item was read).
-    if (view.item.section === 'needs_my_review' && !this.mine.has(itemId)) {
-      await this.clients.call((c) => c.annotationQueues.items.setStatus(itemId, 'viewed', { signal }));
-      this.mine.set(itemId, 'viewed');
-      view.item.myStatus = 'viewed';
-    }
+    if (view.item.section === 'needs_my_review' && !this.mine.has(itemId)) this.markViewed(itemId, view);
     this.readAhead(itemId);
     this.shown = itemId;
     return view;
+  }
+
+  /** My viewed status (a reservation where the queue reserves), written without holding the answer. */
+  private markViewed(itemId: string, view: ItemView): void {
+    this.mine.set(itemId, 'viewed');
+    view.item.myStatus = 'viewed';
+    void this.clients.call((c) => c.annotationQueues.items.setStatus(itemId, 'viewed')).catch((err: unknown) => this.services.log.warn(`review: marking ${itemId} viewed failed: ${String(err)}`));
   }
 
   /** Starts reading the item after this one (among those needing my review) and its view. */
@@ -445,12 +493,13 @@ export class ReviewSession {
   }
 
   /** After an item left my review: the next one (read ahead), open; the counts; a status line. */
-  private async moveOn(itemId: string, feedback: FeedbackItem[], message: (left: number) => string, signal: AbortSignal): Promise<Moved> {
+  private async moveOn(itemId: string, moved: Counts | null, feedback: FeedbackItem[], message: (left: number) => string, signal: AbortSignal): Promise<Moved> {
     const aheadId = this.ahead.has(itemId) ? await this.ahead.get(itemId)! : null;
     this.ahead.delete(itemId);
     this.views.delete(itemId);
     const nextId = aheadId && aheadId !== itemId ? aheadId : await this.firstToReview(signal);
-    const [next, counts] = await Promise.all([nextId ? this.openAhead(nextId, signal) : Promise.resolve(null), this.counts(signal)]);
+    // The counts follow from my move when they were read before; else they are read now.
+    const [next, counts] = await Promise.all([nextId ? this.openAhead(nextId, signal) : Promise.resolve(null), moved ? Promise.resolve(moved) : this.counts(signal)]);
     if (next && typeof next.position === 'number') next.position = Math.min(next.position, Math.max(counts.needs_my_review, 1));
     this.shown = next?.item.id;
     return { next, counts, feedback, message: message(counts.needs_my_review).slice(0, 2000) };
@@ -464,8 +513,7 @@ export class ReviewSession {
       if (view.item.section !== 'needs_my_review') return await this.open(itemId, signal);
       // The read ahead's position was counted before the current item left: one less now.
       const fresh = { ...view, item: { ...view.item, myStatus: 'viewed' as const }, position: view.position === null ? null : Math.max(1, view.position - 1), draft: this.drafts.get(itemId) };
-      this.mine.set(itemId, 'viewed');
-      void this.clients.call((c) => c.annotationQueues.items.setStatus(itemId, 'viewed')).catch((err: unknown) => this.services.log.warn(`review: marking ${itemId} viewed failed: ${String(err)}`));
+      if (!this.mine.has(itemId)) this.markViewed(itemId, fresh);
       this.readAhead(itemId);
       return fresh;
     } catch (err) {
@@ -518,18 +566,22 @@ export class ReviewSession {
         ),
       ),
     );
-    await this.clients.call((c) => c.annotationQueues.items.setStatus(itemId, 'completed', { signal }));
+    const status = await this.clients.call((c) => c.annotationQueues.items.setStatus(itemId, 'completed', { signal }));
     this.mine.set(itemId, 'completed');
     this.attempts.delete(itemId);
     await this.drafts.set(itemId, null);
-    return this.moveOn(itemId, written.map(feedbackItem), (left) => (left === 1 ? vscode.l10n.t('Done · 1 left') : vscode.l10n.t('Done · {0} left', left)), signal);
+    const counts = this.countsAfter(known?.section, status.is_archived ? 'archived' : 'needs_others_review');
+    if (known) known.section = status.is_archived ? 'archived' : 'needs_others_review';
+    return this.moveOn(itemId, counts, written.map(feedbackItem), (left) => (left === 1 ? vscode.l10n.t('Done · 1 left') : vscode.l10n.t('Done · {0} left', left)), signal);
   }
 
   /** Requeue: to the end of my order; the next item shows. */
   async requeue(itemId: string, signal: AbortSignal): Promise<Moved> {
     await this.clients.call((c) => c.annotationQueues.items.requeue(itemId, { signal }));
     this.mine.set(itemId, 'viewed');
-    return this.moveOn(itemId, [], () => vscode.l10n.t('Sent to the end of your queue'), signal);
+    // Still mine to review, at the end: the counts are as they were.
+    const counts = this.known.get(itemId)?.section === 'needs_my_review' && this.lastCounts ? { ...this.lastCounts } : null;
+    return this.moveOn(itemId, counts, [], () => vscode.l10n.t('Sent to the end of your queue'), signal);
   }
 
   async remove(itemId: string, signal: AbortSignal): Promise<{ removed: boolean; moved: Moved | null }> {
@@ -545,8 +597,9 @@ export class ReviewSession {
     await this.ahead.get(itemId);
     await this.clients.call((c) => c.annotationQueues.items.delete(this.queueId, [itemId], { signal }));
     await this.drafts.set(itemId, null);
+    const counts = this.countsAfter(this.known.get(itemId)?.section, null);
     this.known.delete(itemId);
-    return { removed: true, moved: await this.moveOn(itemId, [], () => vscode.l10n.t('Removed from the queue'), signal) };
+    return { removed: true, moved: await this.moveOn(itemId, counts, [], () => vscode.l10n.t('Removed from the queue'), signal) };
   }
 
   async addToDataset(itemId: string, outputs: unknown, choose: boolean, signal: AbortSignal) {

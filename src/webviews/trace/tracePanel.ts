@@ -163,6 +163,8 @@ export class TraceSession {
   constructor(
     private readonly clients: PanelClients,
     private readonly key: TraceKey,
+    /** `runs`: the runs only, not the header's project name and public link (a panel that shows neither). */
+    private readonly read: 'full' | 'runs' = 'full',
   ) {
     if (key.kind === 'trace') this.traceId = key.traceId;
   }
@@ -193,12 +195,12 @@ export class TraceSession {
     for (const r of read.runs) this.runIds.add(r.id);
     let requests = read.requests;
     const projectId = root.session_id ?? key.projectId;
-    if (projectId && this.project?.id !== projectId) {
+    if (this.read === 'full' && projectId && this.project?.id !== projectId) {
       requests++;
       const project = await this.clients.call((c) => c.projects.read({ projectId, signal }));
       this.project = { id: project.id, name: String(project.name ?? project.id) };
     }
-    if (this.shareUrl === null) {
+    if (this.read === 'full' && this.shareUrl === null) {
       requests++;
       this.shareUrl = (await this.clients.call((c) => c.runs.readShareLink(root.id, { signal }))) ?? null;
     }
