@@ -86,7 +86,7 @@ function Pages({ section, currentId, onOpen }: { section: Section; currentId: st
     );
   return (
     <>
-      <div ref={scroller} id="rv-item-list" className="rv-list" aria-label="Items" aria-busy={list.pending} data-testid="item-list">
+      <div ref={scroller} id="rv-item-list" className="rv-list" aria-label="Items" aria-busy={list.pending} data-testid="item-list" data-loaded={items.length}>
         {/* Virtualisation's positions are the only inline styles: the list's full height and each row's offset. */}
         <ul className="rv-list-inner" style={{ height: virtualizer.getTotalSize() }}>
           {shown.map((v) => {
