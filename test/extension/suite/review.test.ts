@@ -215,6 +215,26 @@ describe('annotation review', function () {
     assert.ok(reviewPanel());
   });
 
+  it('a thread item opens as its conversation', async () => {
+    const threadId = `thread-${tag}`;
+    const t0 = Date.now() - 30_000;
+    for (let i = 0; i < 2; i++) {
+      const id = randomUUID();
+      await http('POST', '/runs', {
+        id, name: 'ChatTurn', run_type: 'chain', session_name: project, trace_id: id, dotted_order: `20250102T00000${i}000000Z${id}`,
+        start_time: new Date(t0 + i * 1000).toISOString(), end_time: new Date(t0 + i * 1000 + 300).toISOString(),
+        inputs: { question: `Turn ${i}?` }, outputs: { answer: `Reply ${i}.` }, extra: { metadata: { thread_id: threadId } },
+      });
+    }
+    const projectId = (await get<{ id: string }[]>(`/sessions?name=${project}`))[0]!.id;
+    const added = await http<{ items: { id: string }[] }>('POST', `/v1/platform/annotation-queues/${queueId}/items`, { items: [{ item_type: 'THREAD', thread_id: threadId, project_id: projectId }] });
+    const view = await hostOk<ItemView>(reviewPanel(), 'review/open', { itemId: added.items[0]!.id });
+    assert.equal(view.item.kind, 'thread');
+    assert.equal(view.item.threadId, threadId);
+    assert.equal(view.trace, null);
+    assert.deepEqual(view.thread?.turns.map((t) => plain(t.inputs?.value)), [{ question: 'Turn 0?' }, { question: 'Turn 1?' }]);
+  });
+
   it('a queue that is gone is a problem state, not an error', async () => {
     const gone = randomUUID();
     await vscode.commands.executeCommand('langsmith.reviewQueue', { queueId: gone });
