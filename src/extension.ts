@@ -56,6 +56,8 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   context.subscriptions.push(log, credentials, connection, clients, views, new ConnectionStatusBar(clients));
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(SCHEME, new LangSmithDocuments(clients)));
 
+  // Told to the trees, and to the open panels once the frame exists (a queue's settings reach its review).
+  const frame: { current?: PanelFrame } = {};
   const panels = new PanelFrame(
     {
       extensionUri: context.extensionUri,
@@ -65,7 +67,12 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
       secrets: context.secrets,
       onDidChangeConnection: connection.onDidChange,
       views: {
-        changed: (what) => (what.kind === 'dataset' ? views.refreshDataset(what.datasetId) : views.refreshPrompt(what.name, what.handle)),
+        changed: (what) => {
+          if (what.kind === 'dataset') views.refreshDataset(what.datasetId);
+          else if (what.kind === 'prompt') views.refreshPrompt(what.name, what.handle);
+          else views.queues.refresh();
+          frame.current?.changed(what);
+        },
       },
       async connection() {
         const c = await connection.current();
@@ -74,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
     },
     Object.values(Panels),
   );
+  frame.current = panels;
   context.subscriptions.push(panels);
 
   const register = commandRegistrar(context, log);

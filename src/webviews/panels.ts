@@ -46,7 +46,10 @@ export function definePanel<K, S extends Schema>(
 }
 
 /** What a panel changed that the trees show: the views reload it. */
-export type Changed = { readonly kind: 'dataset'; readonly datasetId: string } | { readonly kind: 'prompt'; readonly name: string; readonly handle: string | null };
+export type Changed =
+  | { readonly kind: 'dataset'; readonly datasetId: string }
+  | { readonly kind: 'prompt'; readonly name: string; readonly handle: string | null }
+  | { readonly kind: 'queue'; readonly queueId: string };
 
 /** The trees, as panels see them. */
 export interface PanelViews {
@@ -107,6 +110,8 @@ export interface PanelContext<K> {
 
 /** What a panel's controller gives the frame. */
 export interface PanelController<S> {
+  /** Told what another panel changed (a queue's rubric saved), to show it without a reload. */
+  changed?(what: Changed): void;
   /** The app's whole state, answered to every ready request (first load, shown again, restored). */
   state(signal: AbortSignal): Promise<S>;
   dispose?(): void;
@@ -210,6 +215,17 @@ export class PanelFrame implements vscode.Disposable {
     const { ConnectionNotice } = await import('../protocol/messages');
     const connection = await this.services.connection();
     for (const { host } of this.open.values()) void host.notify(ConnectionNotice, connection);
+  }
+
+  /** Tells every open panel what a panel changed. */
+  changed(what: Changed): void {
+    for (const p of this.open.values()) {
+      try {
+        p.controller.changed?.(what);
+      } catch (err) {
+        this.services.log.warn(`A panel could not take a change: ${String(err)}`);
+      }
+    }
   }
 
   dispose(): void {

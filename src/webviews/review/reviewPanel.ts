@@ -17,6 +17,7 @@ import {
   ListItems,
   Neighbour,
   OpenItem,
+  QueueChanged,
   ReadRun,
   Reload,
   Remove,
@@ -79,7 +80,17 @@ export const reviewApp: PanelApp<ReviewKey, typeof ReviewReady.result.shape.stat
     host.router.onRequest(Remove, ({ itemId }, { signal }) => reported(() => session.remove(itemId, signal)));
     host.router.onRequest(AddToDataset, (p, { signal }) => reported(() => session.addToDataset(p.itemId, p.outputs, p.choose, signal)));
     host.router.onRequest(Act, ({ action, runId }, { signal }) => reported(() => session.act(action, runId, signal)));
-    return { state };
+    return {
+      state,
+      changed(what) {
+        // Its settings were saved: the rubric and the counts again, the form kept.
+        if (what.kind !== 'queue' || what.queueId !== key.queueId) return;
+        void session
+          .refreshQueue()
+          .then((q) => host.notify(QueueChanged, q))
+          .catch((err: unknown) => services.log.warn(`Review: reading the changed queue failed: ${String(err)}`));
+      },
+    };
   },
 };
 
@@ -261,6 +272,13 @@ export class ReviewSession {
       if (problem.code === 'notFound') problem.message = vscode.l10n.t('This annotation queue was not found. It may have been deleted. ({0})', problem.message).slice(0, 2000);
       return { kind: 'problem', problem };
     }
+  }
+
+  /** The queue and counts read again (its settings changed elsewhere). */
+  async refreshQueue(): Promise<{ queue: QueueInfo; counts: Counts }> {
+    const signal = new AbortController().signal;
+    const [queue, counts] = await Promise.all([this.readQueue(signal), this.counts(signal)]);
+    return { queue, counts };
   }
 
   private async readQueue(signal: AbortSignal): Promise<QueueInfo> {

@@ -14,6 +14,16 @@ import { Panels } from '../../../src/webviews/descriptors';
 import { ScriptedPrompter } from './scriptedPrompter';
 import { activateWorkbench, get, hostCall, hostOk, http, runScripted } from './support';
 
+/** Polls until `probe` gives a value (10 s at most). */
+async function eventually<T>(probe: () => Promise<T | null>): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const v = await probe();
+    if (v !== null) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('not within 10 s');
+}
+
 /** A payload as plain JSON (the cut values are objects without a prototype). */
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v)) as unknown;
 
@@ -213,6 +223,25 @@ describe('annotation review', function () {
     const { errors } = await runScripted(workbench, 'langsmith.reviewQueue', script);
     assert.deepEqual(errors, []);
     assert.ok(reviewPanel());
+  });
+
+  it('a rubric saved in the queue settings reaches the open review without a reload', async () => {
+    const host = reviewPanel();
+    const seen: { method: string; params: any }[] = [];
+    const notify = host.notify.bind(host);
+    host.notify = (async (type: { method: string }, params: unknown) => {
+      seen.push({ method: type.method, params });
+      return notify(type as never, params as never);
+    }) as typeof host.notify;
+    await vscode.commands.executeCommand('langsmith.editQueue', { queueId });
+    const settings = workbench.panels.panelsOf<{ queueId: string | null }>(Panels.queueSettings).find((p) => p.key.queueId === queueId)!;
+    const ready = (await hostOk<{ state: { kind: string; form: any; configs: unknown[] } }>(settings.host, 'queueSettings/ready', {})).state;
+    assert.equal(ready.kind, 'settings');
+    const form = { ...ready.form, rubric: [...ready.form.rubric, { key: `tone-${tag}`, description: 'Polite?', required: false, scoreDescriptions: {}, valueDescriptions: {} }] };
+    await hostOk(settings.host, 'queueSettings/save', { form, configs: [{ key: `tone-${tag}`, config: { type: 'freeform' }, lowerIsBetter: false }] });
+    const changed = await eventually(async () => seen.find((n) => n.method === 'review/queueChanged') ?? null);
+    assert.ok(changed.params.queue.rubric.some((r: { key: string }) => r.key === `tone-${tag}`), 'the new rubric item is in the review');
+    settings.host.panel.dispose();
   });
 
   it('a thread item opens as its conversation', async () => {
