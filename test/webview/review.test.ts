@@ -283,8 +283,8 @@ describe('webview: annotation review', () => {
     const app = await open('review', { handlers: reviewHost() });
     await ready(app);
     const p = app.page;
-    await p.keyboard.press('ArrowDown');
-    assert.equal(await p.evaluate(() => document.activeElement?.getAttribute('data-key')), 'correctness');
+    // An item starts at its first rubric field.
+    await eventually(async () => assert.equal(await p.evaluate(() => document.activeElement?.getAttribute('data-key')), 'correctness'));
     await p.keyboard.press('ArrowDown');
     assert.equal(await p.evaluate(() => document.activeElement?.getAttribute('data-key')), 'tone');
     await p.keyboard.press('3');
@@ -360,7 +360,9 @@ describe('webview: annotation review', () => {
     await mac.page.keyboard.press('Control+Enter');
     await mac.page.keyboard.press('Meta+Enter');
     await eventually(() => assert.equal(mac.requests('review/done').length, 1));
-    // ? in a text field types it; Escape leaves the field, and then ? is a key.
+    // ? in a text field types it; Escape leaves the field, and then ? is a key. (The next item took the focus to
+    // its first field: back into a text field first.)
+    await mac.page.getByTestId('comment').click();
     await mac.page.keyboard.press('?');
     assert.equal(await mac.page.getByTestId('keys-help').count(), 0);
     await mac.page.keyboard.press('Escape');
