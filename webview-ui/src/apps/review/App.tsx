@@ -1,10 +1,8 @@
 // The annotation review page: a queue's items one after another, or why the queue could not be read (with Retry).
-import { useState } from 'react';
 import { Reload, ShowAll, type ReviewState } from '../../../../src/protocol/review';
-import type { LoadProblem } from '../../../../src/protocol/trace';
-import { useAppState, useRequest } from '../../common/app';
-import { Banner, Button } from '../../common/components';
+import { useAppState } from '../../common/app';
 import { ShowAllProvider } from '../../common/run/payload';
+import { ProblemView } from '../../common/run/ProblemView';
 import { ReviewPage } from './ReviewPage';
 
 export function App() {
@@ -17,29 +15,7 @@ export function App() {
 
 function Content() {
   const [state] = useAppState<ReviewState>();
-  if (state.kind === 'problem') return <ProblemView problem={state.problem} />;
+  if (state.kind === 'problem') return <ProblemView problem={state.problem} reload={Reload} className="rv-page rv-problem" />;
   return <ReviewPage state={state} />;
 }
 
-function ProblemView({ problem }: { problem: LoadProblem }) {
-  const [, setState] = useAppState<ReviewState>();
-  const reload = useRequest(Reload);
-  const [error, setError] = useState<string>();
-  async function retry() {
-    setError(undefined);
-    const result = await reload.run({});
-    if (result.ok) setState(() => result.value);
-    else if (result.error.code !== 'cancelled') setError(result.error.message);
-  }
-  return (
-    <main className="rv-page rv-problem" data-testid="problem">
-      <Banner tone={problem.code === 'notSignedIn' ? 'warning' : 'error'}>{problem.message}</Banner>
-      {error !== undefined && <Banner tone="error">{error}</Banner>}
-      <div>
-        <Button onClick={() => void retry()} disabled={reload.pending} data-testid="retry">
-          Retry
-        </Button>
-      </div>
-    </main>
-  );
-}
