@@ -9,7 +9,7 @@
 // host while the current one is shown.
 import * as z from 'zod/mini';
 import { defineNotification, defineReady, defineRequest, inboundRecord } from './messages';
-import { FeedbackItem, LoadProblem, Payload, RunDetail, ThreadData, TraceData } from './trace';
+import { FeedbackItem, LoadProblem, Payload, RunDetail, ShowAllParams, ShowAllResult, ThreadData, TraceData } from './trace';
 
 const id = z.string().check(z.minLength(1), z.maxLength(100));
 const short = z.string().check(z.maxLength(2000));
@@ -171,15 +171,7 @@ export const Neighbour = defineRequest(
 export const ReadRun = defineRequest('review/readRun', z.strictObject({ runId: id }), RunDetail);
 
 /** A long value in full, as the trace viewer's Show all. */
-export const ShowAll = defineRequest(
-  'review/showAll',
-  z.strictObject({
-    runId: id,
-    part: z.enum(['inputs', 'outputs', 'metadata', 'invocationParams']),
-    path: z.array(z.union([z.string().check(z.maxLength(1000)), z.int()])).check(z.maxLength(100)),
-  }),
-  z.strictObject({ text: z.nullable(z.string()), opened: z.boolean() }),
-);
+export const ShowAll = defineRequest('review/showAll', ShowAllParams, ShowAllResult);
 
 /** Keeps the form of an item (debounced by the page); an empty form (`draft: null`) drops it. */
 export const SaveDraft = defineRequest('review/saveDraft', z.strictObject({ itemId: id, draft: z.nullable(Draft) }), z.strictObject({}));

@@ -216,15 +216,13 @@ export const ReadRun = defineRequest('trace/readRun', z.strictObject({ runId: id
  * enough for the page: `text` (strings as they are, others as JSON); else the host opens it in an editor and
  * `text` is null.
  */
-export const ShowAll = defineRequest(
-  'trace/showAll',
-  z.strictObject({
-    runId: id,
-    part: z.enum(['inputs', 'outputs', 'metadata', 'invocationParams']),
-    path: z.array(z.union([z.string().check(z.maxLength(1000)), z.int()])).check(z.maxLength(100)),
-  }),
-  z.strictObject({ text: z.nullable(z.string()), opened: z.boolean() }),
-);
+export const ShowAllParams = z.strictObject({
+  runId: id,
+  part: z.enum(['inputs', 'outputs', 'metadata', 'invocationParams']),
+  path: z.array(z.union([z.string().check(z.maxLength(1000)), z.int()])).check(z.maxLength(100)),
+});
+export const ShowAllResult = z.strictObject({ text: z.nullable(z.string()), opened: z.boolean() });
+export const ShowAll = defineRequest('trace/showAll', ShowAllParams, ShowAllResult);
 
 /** The runs whose name, inputs, outputs or error contain `text` (case-blind), in tree order. */
 export const FindInTrace = defineRequest(
