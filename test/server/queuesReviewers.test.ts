@@ -88,6 +88,8 @@ describe('annotation queues: several reviewers per workspace', () => {
 
   it('Requeue (viewed + override_added_at now) moves an item to the end of my order only', async () => {
     const { queueId, items } = await queueWith('aqr-requeue', { enable_reservations: false });
+    // A requeue comes after the items were added: in the same millisecond it would tie with the last one added.
+    await new Promise((r) => setTimeout(r, 5));
     const now = new Date().toISOString();
     const requeued = await me.annotationQueues.items.createStatus(items[0]!, { status: 'viewed', override_added_at: now });
     assert.deepEqual(requeued, { queue_item_id: items[0], status: 'viewed', is_archived: false, override_added_at: now });
