@@ -12,5 +12,6 @@ export const Panels = {
   trace: definePanel({ app: 'trace', instances: 'perKey', load: () => import('./trace/tracePanel').then((m) => m.traceApp) }),
   review: definePanel({ app: 'review', instances: 'perKey', load: () => import('./review/reviewPanel').then((m) => m.reviewApp) }),
   playground: definePanel({ app: 'playground', instances: 'perKey', load: () => import('./playground/playgroundPanel').then((m) => m.playgroundApp) }),
+  compare: definePanel({ app: 'compare', instances: 'perKey', load: () => import('./compare/comparePanel').then((m) => m.compareApp) }),
   queueSettings: definePanel({ app: 'queueSettings', instances: 'perKey', load: () => import('./queueSettings/queueSettingsPanel').then((m) => m.queueSettingsApp) }),
 };

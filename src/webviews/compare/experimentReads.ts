@@ -1,0 +1,44 @@
+// The experiment reads the comparison and the commands use, in one place: the summaries of a dataset's
+// experiments, the ids of its examples, and the rows (each example with every experiment's root run for it).
+import type { LangSmithClient } from '../../client';
+import type { ExperimentRow, ExperimentSummary } from '../../experiments/types';
+
+/** Example ids asked for in one rows request (the v2 experiment-runs query takes at most 1,000). */
+export const ROWS_PER_REQUEST = 1000;
+/** Rows requests at once for a large dataset. */
+const PARALLEL = 3;
+
+/** The experiments of a dataset, newest first. */
+export async function datasetExperiments(client: LangSmithClient, datasetId: string, signal?: AbortSignal): Promise<ExperimentSummary[]> {
+  const list = await client.experiments.list({ datasetId, signal });
+  return [...list].sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0));
+}
+
+/** These experiments with their stats, in the order asked. */
+export async function readExperiments(client: LangSmithClient, ids: string[], signal?: AbortSignal): Promise<ExperimentSummary[]> {
+  return Promise.all(ids.map((id) => client.experiments.read(id, { signal })));
+}
+
+/** The ids of the dataset's examples in its order, up to `limit`. */
+export async function exampleIds(client: LangSmithClient, datasetId: string, limit: number, signal?: AbortSignal): Promise<string[]> {
+  return client.experiments.exampleIds({ datasetId, limit, signal });
+}
+
+/** Rows for these examples, in the order asked; `scoresOnly` leaves out inputs and outputs. */
+export async function experimentRows(
+  client: LangSmithClient,
+  o: { datasetId: string; experimentIds: string[]; exampleIds: string[]; scoresOnly: boolean; signal?: AbortSignal },
+): Promise<ExperimentRow[]> {
+  const chunks: string[][] = [];
+  for (let i = 0; i < o.exampleIds.length; i += ROWS_PER_REQUEST) chunks.push(o.exampleIds.slice(i, i + ROWS_PER_REQUEST));
+  const answers: ExperimentRow[][] = new Array(chunks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) {
+      const i = next++;
+      answers[i] = await client.experiments.rows({ ...o, exampleIds: chunks[i]! });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, chunks.length) }, worker));
+  return answers.flat();
+}

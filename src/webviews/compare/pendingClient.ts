@@ -1,0 +1,13 @@
+// The shape of `client.experiments` this side codes against until the client has it.
+import type { ExperimentRow, ExperimentSummary } from '../../experiments/types';
+
+declare module '../../client' {
+  interface LangSmithClient {
+    readonly experiments: {
+      list(o: { datasetId: string; signal?: AbortSignal }): Promise<ExperimentSummary[]>;
+      read(id: string, o?: { signal?: AbortSignal }): Promise<ExperimentSummary>;
+      exampleIds(o: { datasetId: string; limit?: number; signal?: AbortSignal }): Promise<string[]>;
+      rows(o: { datasetId: string; experimentIds: string[]; exampleIds: string[]; scoresOnly?: boolean; signal?: AbortSignal }): Promise<ExperimentRow[]>;
+    };
+  }
+}
