@@ -140,7 +140,12 @@ export class CompareSession {
         index.push(indexRow(row, experimentIds));
       }
       for (const row of firstRows) this.keep(row);
-      const feedback: FeedbackKey[] = keys.map((k) => ({ key: k, lowerIsBetter: configs.get(k)?.is_lower_score_better === true }));
+      // Which way is better: the workspace's feedback config, else what the evaluators file said (the runner's metadata).
+      const lowerInFile = new Set(summaries.flatMap((s) => (Array.isArray(s.metadata['lower_is_better']) ? (s.metadata['lower_is_better'] as unknown[]) : [])));
+      const feedback: FeedbackKey[] = keys.map((k) => {
+        const configured = configs.get(k)?.is_lower_score_better;
+        return { key: k, lowerIsBetter: typeof configured === 'boolean' ? configured : lowerInFile.has(k) };
+      });
       return {
         kind: 'compare',
         dataset: { id: dataset.id, name: dataset.name.slice(0, 2000), url: links.dataset },

@@ -10,13 +10,12 @@ const PARALLEL = 3;
 
 /** The experiments of a dataset, newest first. */
 export async function datasetExperiments(client: LangSmithClient, datasetId: string, signal?: AbortSignal): Promise<ExperimentSummary[]> {
-  const list = await client.experiments.list({ datasetId, signal });
-  return [...list].sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0));
+  return client.experiments.list({ datasetId, signal });
 }
 
 /** These experiments with their stats, in the order asked. */
 export async function readExperiments(client: LangSmithClient, ids: string[], signal?: AbortSignal): Promise<ExperimentSummary[]> {
-  return Promise.all(ids.map((id) => client.experiments.read(id, { signal })));
+  return client.experiments.read({ ids, signal });
 }
 
 /** The ids of the dataset's examples in its order, up to `limit`. */

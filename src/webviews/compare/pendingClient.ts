@@ -5,8 +5,8 @@ declare module '../../client' {
   interface LangSmithClient {
     readonly experiments: {
       list(o: { datasetId: string; signal?: AbortSignal }): Promise<ExperimentSummary[]>;
-      read(id: string, o?: { signal?: AbortSignal }): Promise<ExperimentSummary>;
-      exampleIds(o: { datasetId: string; limit?: number; signal?: AbortSignal }): Promise<string[]>;
+      read(o: { ids: string[]; signal?: AbortSignal }): Promise<ExperimentSummary[]>;
+      exampleIds(o: { datasetId: string; asOf?: string | null; split?: string | null; limit?: number; signal?: AbortSignal }): Promise<string[]>;
       rows(o: { datasetId: string; experimentIds: string[]; exampleIds: string[]; scoresOnly?: boolean; signal?: AbortSignal }): Promise<ExperimentRow[]>;
     };
   }
