@@ -49,6 +49,9 @@ export const Commands = {
   showFeedback: 'langsmith.showFeedback',
   copyFeedbackLink: 'langsmith.copyFeedbackLink',
   compareExperiments: 'langsmith.compareExperiments',
+  saveComparison: 'langsmith.saveComparison',
+  compareDatasetExperiments: 'langsmith.compareDatasetExperiments',
+  runPromptOverDataset: 'langsmith.runPromptOverDataset',
   // Sharing
   shareRun: 'langsmith.shareRun',
   unshareRun: 'langsmith.unshareRun',

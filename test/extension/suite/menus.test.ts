@@ -22,13 +22,13 @@ const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package
   contributes: { menus: Record<string, { command: string; when?: string; group?: string }[]>; walkthroughs: { id: string; steps: { description: string }[] }[] };
 };
 
-/** Evaluates the subset of `when` clauses package.json uses: `a && b`, `k == v`, `k =~ /re/`, `k`, `!k`. */
+/** Evaluates the subset of `when` clauses package.json uses: `a && b`, `k == v`, `k != v`, `k =~ /re/`, `k`, `!k`. */
 function evaluate(when: string | undefined, context: Record<string, string | boolean>): boolean {
   if (!when) return true;
   return when.split('&&').every((raw) => {
     const term = raw.trim();
-    let m = /^([\w.]+)\s*==\s*([\w.]+)$/.exec(term);
-    if (m) return context[m[1]!] === m[2];
+    let m = /^([\w.]+)\s*(==|!=)\s*([\w.]+)$/.exec(term);
+    if (m) return (context[m[1]!] === m[3]) === (m[2] === '==');
     m = /^([\w.]+)\s*=~\s*\/(.*)\/$/.exec(term);
     if (m) return typeof context[m[1]!] === 'string' && new RegExp(m[2]!).test(context[m[1]!] as string);
     m = /^(!?)([\w.]+)$/.exec(term);
@@ -63,23 +63,23 @@ describe('rows and menus a new user sees', function () {
   it('offers exactly the actions that apply to each state (the menu table)', () => {
     const table: [ViewName, string, string[]][] = [
       ['projects', 'project', ['copyId', 'copyLink', 'deleteProject', 'openInLangSmith', 'refreshItem', 'renameProject']],
-      ['projects', 'project.experiment', ['compareExperiments', 'copyId', 'copyLink', 'deleteProject', 'openInLangSmith', 'refreshItem', 'renameProject']],
+      ['projects', 'project.experiment', ['compareExperiments', 'copyId', 'copyLink', 'deleteProject', 'openInLangSmith', 'refreshItem', 'renameProject', 'saveComparison']],
       ['projects', 'run.unshared', ['addFeedback', 'addRunToDataset', 'addRunsToQueue', 'copyFeedbackLink', 'copyId', 'copyLink', 'openInLangSmith', 'openRun', 'openTrace', 'refreshItem', 'shareRun', 'showFeedback']],
       ['projects', 'run.shared', ['addFeedback', 'addRunToDataset', 'addRunsToQueue', 'copyFeedbackLink', 'copyId', 'copyLink', 'openInLangSmith', 'openRun', 'openTrace', 'refreshItem', 'showFeedback', 'unshareRun']],
       ['projects', 'thread', ['openThread']],
-      ['datasets', 'dataset.unshared', ['compareDatasetVersions', 'copyId', 'copyLink', 'createExample', 'deleteDataset', 'exportDatasetForFineTuning', 'openInLangSmith', 'refreshItem', 'renameDataset', 'searchSimilarExamples', 'shareDataset']],
-      ['datasets', 'dataset.shared', ['compareDatasetVersions', 'copyId', 'copyLink', 'createExample', 'deleteDataset', 'exportDatasetForFineTuning', 'openInLangSmith', 'refreshItem', 'renameDataset', 'searchSimilarExamples', 'unshareDataset']],
+      ['datasets', 'dataset.unshared', ['compareDatasetExperiments', 'compareDatasetVersions', 'copyId', 'copyLink', 'createExample', 'deleteDataset', 'exportDatasetForFineTuning', 'openInLangSmith', 'refreshItem', 'renameDataset', 'searchSimilarExamples', 'shareDataset']],
+      ['datasets', 'dataset.shared', ['compareDatasetExperiments', 'compareDatasetVersions', 'copyId', 'copyLink', 'createExample', 'deleteDataset', 'exportDatasetForFineTuning', 'openInLangSmith', 'refreshItem', 'renameDataset', 'searchSimilarExamples', 'unshareDataset']],
       ['datasets', 'example', ['addExamplesToSplit', 'copyId', 'deleteExamples', 'editExample', 'openExample', 'removeExamplesFromSplit']],
       ['datasets', 'versions', ['compareDatasetVersions', 'refreshItem']],
       ['datasets', 'datasetVersion', ['compareDatasetVersions', 'tagDatasetVersion']],
       ['datasets', 'split', ['createExample']],
-      ['prompts', 'prompt.own.private.active.unliked', ['archivePrompt', 'compareCommits', 'copyId', 'copyLink', 'deletePrompt', 'likePrompt', 'makePromptPublic', 'openInLangSmith', 'pullPrompt', 'refreshItem', 'runPrompt']],
-      ['prompts', 'prompt.own.public.active.liked', ['archivePrompt', 'compareCommits', 'copyId', 'copyLink', 'deletePrompt', 'makePromptPrivate', 'openInLangSmith', 'pullPrompt', 'refreshItem', 'runPrompt', 'unlikePrompt']],
-      ['prompts', 'prompt.own.private.archived.unliked', ['compareCommits', 'copyId', 'copyLink', 'deletePrompt', 'likePrompt', 'makePromptPublic', 'openInLangSmith', 'pullPrompt', 'refreshItem', 'runPrompt', 'unarchivePrompt']],
-      ['prompts', 'prompt.other.public.active.unliked', ['compareCommits', 'copyId', 'copyLink', 'likePrompt', 'openInLangSmith', 'pullPrompt', 'refreshItem', 'runPrompt']],
-      ['prompts', 'commit.own.tagged', ['compareCommits', 'copyId', 'copyLink', 'deleteCommitTag', 'openCommit', 'openCommitManifest', 'openInLangSmith', 'promoteCommit', 'pullPrompt', 'runPrompt', 'tagCommit']],
-      ['prompts', 'commit.own.untagged', ['compareCommits', 'copyId', 'copyLink', 'openCommit', 'openCommitManifest', 'openInLangSmith', 'promoteCommit', 'pullPrompt', 'runPrompt', 'tagCommit']],
-      ['prompts', 'commit.other.untagged', ['compareCommits', 'copyId', 'copyLink', 'openCommit', 'openCommitManifest', 'openInLangSmith', 'pullPrompt', 'runPrompt']],
+      ['prompts', 'prompt.own.private.active.unliked', ['archivePrompt', 'compareCommits', 'copyId', 'copyLink', 'deletePrompt', 'likePrompt', 'makePromptPublic', 'openInLangSmith', 'pullPrompt', 'refreshItem', 'runPrompt', 'runPromptOverDataset']],
+      ['prompts', 'prompt.own.public.active.liked', ['archivePrompt', 'compareCommits', 'copyId', 'copyLink', 'deletePrompt', 'makePromptPrivate', 'openInLangSmith', 'pullPrompt', 'refreshItem', 'runPrompt', 'runPromptOverDataset', 'unlikePrompt']],
+      ['prompts', 'prompt.own.private.archived.unliked', ['compareCommits', 'copyId', 'copyLink', 'deletePrompt', 'likePrompt', 'makePromptPublic', 'openInLangSmith', 'pullPrompt', 'refreshItem', 'runPrompt', 'runPromptOverDataset', 'unarchivePrompt']],
+      ['prompts', 'prompt.other.public.active.unliked', ['compareCommits', 'copyId', 'copyLink', 'likePrompt', 'openInLangSmith', 'pullPrompt', 'refreshItem', 'runPrompt', 'runPromptOverDataset']],
+      ['prompts', 'commit.own.tagged', ['compareCommits', 'copyId', 'copyLink', 'deleteCommitTag', 'openCommit', 'openCommitManifest', 'openInLangSmith', 'promoteCommit', 'pullPrompt', 'runPrompt', 'runPromptOverDataset', 'tagCommit']],
+      ['prompts', 'commit.own.untagged', ['compareCommits', 'copyId', 'copyLink', 'openCommit', 'openCommitManifest', 'openInLangSmith', 'promoteCommit', 'pullPrompt', 'runPrompt', 'runPromptOverDataset', 'tagCommit']],
+      ['prompts', 'commit.other.untagged', ['compareCommits', 'copyId', 'copyLink', 'openCommit', 'openCommitManifest', 'openInLangSmith', 'pullPrompt', 'runPrompt', 'runPromptOverDataset']],
       ['prompts', 'publicPrompts', ['refreshItem', 'searchPublicPrompts']],
       ['queues', 'queue', ['copyId', 'deleteQueue', 'editQueue', 'refreshItem', 'reviewQueue']],
       ['queues', 'queueSection', []],
@@ -93,6 +93,17 @@ describe('rows and menus a new user sees', function () {
     // Every context-menu entry applies to at least one state of the table: none is dead.
     const used = new Set(table.flatMap(([view, value]) => offered(view, value)));
     for (const m of pkg.contributes.menus['view/item/context']!) assert.ok(used.has(m.command.replace('langsmith.', '')), `${m.command} (${m.when}) applies to no row`);
+  });
+
+  it('offers Run Prompt over Dataset on prompt files in the explorer, the editor and the palette, not on other files', () => {
+    const where = (menu: string, file: string, scheme = 'file') =>
+      pkg.contributes.menus[menu]!.filter((m) => m.command === 'langsmith.runPromptOverDataset' && evaluate(m.when, { resourceFilename: file, resourceScheme: scheme })).length;
+    for (const menu of ['explorer/context', 'editor/context', 'commandPalette']) {
+      assert.equal(where(menu, 'support-answer.prompt.yaml'), 1, `${menu} offers it on a prompt file`);
+      assert.equal(where(menu, 'demo.prompt.json'), 1, `${menu} offers it on a manifest file`);
+      assert.equal(where(menu, 'notes.yaml'), 0, `${menu} does not offer it on another file`);
+    }
+    assert.equal(where('editor/context', 'x.prompt.yaml', 'langsmith'), 0, 'not on a commit shown from LangSmith');
   });
 
   it('offers Sign In only when signed out, Sign Out and Switch Endpoint only when signed in', () => {
