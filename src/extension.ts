@@ -25,6 +25,7 @@ import { registerReviewCommands } from './commands/reviewCommands';
 import { registerTraceCommands } from './commands/traceCommands';
 import { registerPlaygroundCommands } from './commands/playgroundCommands';
 import { registerPromptFileCommands } from './commands/promptFileCommands';
+import { watchEvaluatorsFiles } from './prompts/evaluatorsDiagnostics';
 import { watchPromptFiles } from './prompts/promptFiles';
 import { createLog } from './common/log';
 import { LangSmithDocuments } from './views/documents';
@@ -99,13 +100,13 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   registerDatasetCommands(register, clients, views);
   registerPromptCommands(register, clients, views);
   registerFeedbackCommands(register, clients);
-  registerExperimentCommands(register, clients);
+  registerExperimentCommands(register, { clients, panels, secrets: context.secrets, workspaceState: context.workspaceState });
   registerPanelCommands(register, clients, panels);
   registerPromptFileCommands(register, clients, views, panels);
   registerPlaygroundCommands(register, clients, views, panels, context.secrets);
   registerTraceCommands(register, clients, views, panels);
   registerReviewCommands(register, clients, panels);
-  context.subscriptions.push(watchPromptFiles());
+  context.subscriptions.push(watchPromptFiles(), watchEvaluatorsFiles(clients));
 
   void connection.updateContext();
   // Other extensions get nothing: these services can make authenticated calls.
