@@ -121,13 +121,13 @@ export function registerSessions(app: FastifyInstance, ctx: Ctx) {
       limit: q.limit,
       offset: q.offset,
     });
-    const stats = q.include_stats ? sessionStats(ctx, rows.map((r) => r.id)) : undefined;
+    const stats = q.include_stats ? sessionStats(ctx, tenant.id, rows.map((r) => r.id)) : undefined;
     return rows.map((r) => sessionOut(r, stats ? stats.get(r.id) ?? {} : undefined));
   });
 
   route(app, 'GET', '/sessions/:id', { params: idParams, query: z.object({ include_stats: qBool() }) }, ({ params, query, tenant }) => {
     const row = getSession(ctx, tenant, params.id);
-    return sessionOut(row, query.include_stats ? sessionStats(ctx, [params.id]).get(params.id) ?? {} : undefined);
+    return sessionOut(row, query.include_stats ? sessionStats(ctx, tenant.id, [params.id]).get(params.id) ?? {} : undefined);
   });
 
   route(app, 'PATCH', '/sessions/:id', { params: idParams, body: UpdateSession }, ({ params, body: b, tenant }) =>

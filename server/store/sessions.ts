@@ -164,26 +164,41 @@ const USAGE_SQL = `CASE WHEN instr(outputs, '"usage_metadata"') > 0 AND json_typ
 /** A number field of that object, or NULL (as `runCosts` reads it). */
 const costSql = (field: string) => `CASE WHEN json_type(usage, '$.${field}') IN ('integer', 'real') THEN json_extract(usage, '$.${field}') END`;
 
-/** Per-session sums of tokens and costs, a trace counted once: its root's own figure, else its other runs' sum. */
-function traceTotals(ctx: Ctx, ids: string[]) {
-  const metrics = ['total_tokens', 'prompt_tokens', 'completion_tokens', 'total_cost', 'prompt_cost', 'completion_cost'] as const;
-  // A root that reports a figure (tokens above 0, any cost) stands for its trace, as LangSmith rolls a trace's
-  // figures up into its root; a root that reports none is represented by the sum over the trace's other runs.
-  const rollUp = metrics.map((m) => `SUM(CASE WHEN r_${m} ${m.endsWith('cost') ? 'IS NOT NULL' : '> 0'} THEN r_${m} ELSE k_${m} END) AS ${m}`).join(',\n ');
-  const perTrace = metrics.map((m) => `MAX(CASE WHEN root THEN ${m} END) AS r_${m}, SUM(CASE WHEN NOT root THEN ${m} END) AS k_${m}`).join(',\n ');
-  return ctx.st.all<{ session_id: string } & Record<(typeof metrics)[number], number | null>>(
-    `WITH u AS (
+const FIGURES = ['total_tokens', 'prompt_tokens', 'completion_tokens', 'total_cost', 'prompt_cost', 'completion_cost'] as const;
+export type TraceFigures = Record<(typeof FIGURES)[number], number | null>;
+
+/**
+ * The SQL of each trace's tokens and costs (`WITH … SELECT session_id, trace, <figures> FROM t`), for the runs
+ * whose `column` is in the bound JSON list. A trace counts once: its root's own figure when the root reports one
+ * (tokens above 0, any cost), as LangSmith rolls a trace's figures up into its root; else the sum over its other runs.
+ */
+function traceFiguresSql(column: 'session_id' | 'trace_id'): string {
+  const perTrace = FIGURES.map((m) => `MAX(CASE WHEN root THEN ${m} END) AS r_${m}, SUM(CASE WHEN NOT root THEN ${m} END) AS k_${m}`).join(',\n ');
+  const rolled = FIGURES.map((m) => `CASE WHEN r_${m} ${m.endsWith('cost') ? 'IS NOT NULL' : '> 0'} THEN r_${m} ELSE k_${m} END AS ${m}`).join(', ');
+  return `WITH u AS (
        SELECT session_id, coalesce(trace_id, id) AS trace, parent_run_id IS NULL AS root, total_tokens, prompt_tokens, completion_tokens, ${USAGE_SQL} AS usage
-         FROM runs WHERE session_id IN (SELECT value FROM json_each(?))
+         FROM runs WHERE ${column} IN (SELECT value FROM json_each(?)) AND tenant_id = ?
      ), c AS (
        SELECT session_id, trace, root, total_tokens, prompt_tokens, completion_tokens,
               ${costSql('input_cost')} AS prompt_cost, ${costSql('output_cost')} AS completion_cost,
               coalesce(${costSql('total_cost')}, CASE WHEN ${costSql('input_cost')} IS NOT NULL OR ${costSql('output_cost')} IS NOT NULL
                 THEN ifnull(${costSql('input_cost')}, 0) + ifnull(${costSql('output_cost')}, 0) END) AS total_cost
          FROM u
-     ), t AS (SELECT session_id, ${perTrace} FROM c GROUP BY session_id, trace)
-     SELECT session_id, ${rollUp} FROM t GROUP BY session_id`,
-    JSON.stringify(ids),
+     ), t AS (SELECT session_id, trace, ${rolled} FROM (SELECT session_id, trace, ${perTrace} FROM c GROUP BY session_id, trace))`;
+}
+
+/** Each trace's tokens and costs (see traceFiguresSql), for traces of the workspace. */
+export function traceFigures(ctx: Ctx, tenantId: string, traceIds: string[]): Map<string, TraceFigures> {
+  if (!traceIds.length) return new Map();
+  const rows = ctx.st.all<{ trace: string } & TraceFigures>(`${traceFiguresSql('trace_id')} SELECT * FROM t`, JSON.stringify(traceIds), tenantId);
+  return new Map(rows.map((r) => [r.trace, r]));
+}
+
+/** Per-session sums of each trace's tokens and costs. */
+function traceTotals(ctx: Ctx, tenantId: string, ids: string[]) {
+  return ctx.st.all<{ session_id: string } & TraceFigures>(
+    `${traceFiguresSql('session_id')} SELECT session_id, ${FIGURES.map((m) => `SUM(${m}) AS ${m}`).join(', ')} FROM t GROUP BY session_id`,
+    JSON.stringify(ids), tenantId,
   );
 }
 
@@ -203,7 +218,7 @@ export interface KeyStats {
 }
 
 /** Stats for many sessions in one pass (no per-session queries). */
-export function sessionStats(ctx: Ctx, ids: string[]): Map<string, SessionStats> {
+export function sessionStats(ctx: Ctx, tenantId: string, ids: string[]): Map<string, SessionStats> {
   const out = new Map<string, SessionStats>();
   if (!ids.length) return out;
   const marks = ids.map(() => '?').join(',');
@@ -216,7 +231,7 @@ export function sessionStats(ctx: Ctx, ids: string[]): Map<string, SessionStats>
     ...ids,
   );
   for (const r of rows) out.set(r.session_id, r);
-  for (const t of traceTotals(ctx, ids)) {
+  for (const t of traceTotals(ctx, tenantId, ids)) {
     const s = out.get(t.session_id) ?? {};
     Object.assign(s, {
       total_tokens: t.total_tokens ?? 0, prompt_tokens: t.prompt_tokens ?? 0, completion_tokens: t.completion_tokens ?? 0,
