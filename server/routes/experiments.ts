@@ -5,14 +5,16 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
-import { route, uuid } from '../route';
+import { idParams, route } from '../route';
 import { getDataset } from '../store/datasets';
 import { experimentExamples, experimentRootRuns, runsFeedbackStats, type ExperimentPageQuery, type LargeRunColumn } from '../store/experiments';
-import { traceFigures } from '../store/sessions';
+import { traceFigures, type TraceFigures } from '../store/sessions';
+import { runCosts, tracesWithChildren, type RunRow } from '../store/runs';
+import { jsonOrNull } from '../json';
 import { HttpError, notFound } from '../errors';
 import { originOf } from '../request';
 import { bodyUuid, decodeCursor, encodeCursor } from './runsShape';
-import { bodySelects, v2Runs, type RunSelect } from './v2Shape';
+import { bodySelects, required, v2Runs, type RunSelect } from './v2Shape';
 
 /** At most this many example ids per request (LangSmith's limit). */
 export const MAX_EXAMPLE_IDS = 1000;
@@ -20,7 +22,8 @@ export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
 const Body = z.strictObject({
-  experiment_ids: z.array(bodyUuid()).min(1, { error: 'at least one experiment id is required' }),
+  // Checked after the dataset (see below), so another workspace's dataset is a 404 whatever the body holds.
+  experiment_ids: z.array(bodyUuid()).nullish(),
   example_ids: z.array(bodyUuid()).max(MAX_EXAMPLE_IDS, { error: `at most ${MAX_EXAMPLE_IDS} example ids per request` }).nullish(),
   selects: bodySelects(),
   filters: z.record(z.string(), z.array(z.string())).nullish(),
@@ -42,10 +45,20 @@ const TRACE_FIGURES: Partial<Record<RunSelect, 'total_tokens' | 'prompt_tokens' 
   TOTAL_COST: 'total_cost', PROMPT_COST: 'prompt_cost', COMPLETION_COST: 'completion_cost',
 };
 
+/** A root's own tokens and costs (what a trace of one run reports). */
+function ownFigures(r: RunRow): TraceFigures {
+  const costs = r.outputs !== null || r.extra !== null ? runCosts(jsonOrNull(r.outputs), jsonOrNull(r.extra)) : null;
+  return {
+    total_tokens: r.total_tokens, prompt_tokens: r.prompt_tokens, completion_tokens: r.completion_tokens,
+    total_cost: costs?.total ?? null, prompt_cost: costs?.prompt ?? null, completion_cost: costs?.completion ?? null,
+  };
+}
+
 export function registerExperimentRuns(app: FastifyInstance, ctx: Ctx) {
-  route(app, 'POST', '/datasets/:dataset_id/experiment-runs', { params: z.object({ dataset_id: uuid() }), body: Body, bodyRequired: true }, ({ params, body: b, tenant, req, reply }) => {
-    const dataset = getDataset(ctx, tenant, params.dataset_id);
-    const experiments = [...new Set(b.experiment_ids.map((id) => id.toLowerCase()))];
+  route(app, 'POST', '/datasets/:id/experiment-runs', { params: idParams, body: Body }, ({ params, body: b, tenant, req, reply }) => {
+    const dataset = getDataset(ctx, tenant, params.id);
+    const experiments = [...new Set(required(b.experiment_ids, 'body.experiment_ids').map((id) => id.toLowerCase()))];
+    if (!experiments.length) throw new HttpError(422, 'body.experiment_ids: at least one experiment id is required');
     const own = new Set(
       ctx.st.all<{ id: string }>('SELECT id FROM sessions WHERE tenant_id = ? AND id IN (SELECT value FROM json_each(?))', tenant.id, JSON.stringify(experiments)).map((r) => r.id),
     );
@@ -91,13 +104,16 @@ export function registerExperimentRuns(app: FastifyInstance, ctx: Ctx) {
     const plainSelects = [...selects].filter((s) => s !== 'FEEDBACK_STATS' && !TRACE_FIGURES[s]);
     const shaped = v2Runs(ctx, runs, plainSelects, origin);
     const figures = [...selects].filter((s) => TRACE_FIGURES[s]);
-    const totals = figures.length ? traceFigures(ctx, tenant.id, runs.map((r) => r.trace_id ?? r.id)) : null;
+    // Only traces with runs under the root need their figures summed; a lone root's are its own.
+    const nested = figures.length ? tracesWithChildren(ctx, tenant.id, runs.map((r) => r.trace_id ?? r.id)) : [];
+    const totals = nested.length ? traceFigures(ctx, tenant.id, nested) : null;
     const feedback = selects.has('FEEDBACK_STATS') ? runsFeedbackStats(ctx, tenant.id, runs.map((r) => r.id), comparative) : null;
     const byExample = new Map<string, Record<string, unknown>[]>();
     runs.forEach((r, i) => {
       const out = shaped[i]!;
+      const own = figures.length ? ownFigures(r) : null;
       for (const s of figures) {
-        const v = totals?.get(r.trace_id ?? r.id)?.[TRACE_FIGURES[s]!] ?? null;
+        const v = (totals?.get(r.trace_id ?? r.id) ?? own)?.[TRACE_FIGURES[s]!] ?? null;
         if (s.endsWith('_TOKENS')) out[s.toLowerCase()] = v ?? 0;
         else if (v !== null) out[s.toLowerCase()] = v;
       }

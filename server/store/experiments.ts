@@ -22,10 +22,13 @@ export interface ExperimentPageQuery {
 }
 
 /** Feedback of the runs' own workspace, of no comparative experiment or of the one asked for. */
-const FEEDBACK_SCOPE = 'f.tenant_id = runs.tenant_id AND (f.comparative_experiment_id IS NULL OR f.comparative_experiment_id = ?)';
+const FEEDBACK_SCOPE = '+f.tenant_id = runs.tenant_id AND (f.comparative_experiment_id IS NULL OR f.comparative_experiment_id = ?)';
 
-/** The root runs of one experiment for the example row `e` (aliased `runs`, so run filters compile against it). */
-const ROOTS_OF_EXAMPLE = 'runs.tenant_id = ? AND runs.session_id = ? AND runs.reference_example_id = e.example_id AND runs.parent_run_id IS NULL';
+/**
+ * The root runs of one experiment for the example row `e` (aliased `runs`, so run filters compile against it).
+ * A `+` before a workspace column keeps SQLite from choosing the workspace-wide index over the narrow one.
+ */
+const ROOTS_OF_EXAMPLE = '+runs.tenant_id = ? AND runs.session_id = ? AND runs.reference_example_id = e.example_id AND runs.parent_run_id IS NULL';
 
 /**
  * One page of the dataset's current examples as JSON text each (composed by SQLite from the stored JSON, as
@@ -83,14 +86,14 @@ export function experimentRootRuns(
   const params: unknown[] = [];
   const plain = q.experiments.filter((x) => !q.filters.has(x));
   if (plain.length) {
-    parts.push(`SELECT ${cols} FROM runs WHERE session_id IN (SELECT value FROM json_each(?)) AND reference_example_id IN (SELECT value FROM json_each(?))
-      AND parent_run_id IS NULL AND tenant_id = ?`);
+    parts.push(`SELECT ${cols} FROM runs INDEXED BY runs_session_example WHERE session_id IN (SELECT value FROM json_each(?))
+      AND reference_example_id IN (SELECT value FROM json_each(?)) AND parent_run_id IS NULL AND +tenant_id = ?`);
     params.push(JSON.stringify(plain), JSON.stringify(exampleIds), q.tenantId);
   }
   for (const [experiment, exprs] of q.filters) {
     const compiled = exprs.map((x) => runFilterSql(x));
-    parts.push(`SELECT ${cols} FROM runs WHERE session_id = ? AND reference_example_id IN (SELECT value FROM json_each(?))
-      AND parent_run_id IS NULL AND tenant_id = ?${compiled.map((c) => ` AND (${c.sql})`).join('')}`);
+    parts.push(`SELECT ${cols} FROM runs INDEXED BY runs_session_example WHERE session_id = ? AND reference_example_id IN (SELECT value FROM json_each(?))
+      AND parent_run_id IS NULL AND +tenant_id = ?${compiled.map((c) => ` AND (${c.sql})`).join('')}`);
     params.push(experiment, JSON.stringify(exampleIds), q.tenantId, ...compiled.flatMap((c) => c.params));
   }
   return ctx.st.all<RunRow>(`SELECT * FROM (${parts.join(' UNION ALL ')}) ORDER BY start_time, id`, ...params);
@@ -119,7 +122,7 @@ export function runsFeedbackStats(ctx: Ctx, tenantId: string, runIds: string[], 
   if (!runIds.length) return out;
   const rows = ctx.st.all<{ run_id: string; key: string; score: number | null; value: string | null; comment: string | null; source: string | null }>(
     `SELECT f.run_id, f.key, f.score, f.value, f.comment, json_extract(f.feedback_source, '$.type') AS source
-       FROM feedback f WHERE f.run_id IN (SELECT value FROM json_each(?)) AND f.tenant_id = ?
+       FROM feedback f INDEXED BY feedback_run WHERE f.run_id IN (SELECT value FROM json_each(?)) AND +f.tenant_id = ?
         AND (f.comparative_experiment_id IS NULL OR f.comparative_experiment_id = ?)
       ORDER BY f.created_at DESC, f.id`,
     JSON.stringify(runIds), tenantId, comparativeExperimentId,

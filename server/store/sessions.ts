@@ -177,7 +177,7 @@ function traceFiguresSql(column: 'session_id' | 'trace_id'): string {
   const rolled = FIGURES.map((m) => `CASE WHEN r_${m} ${m.endsWith('cost') ? 'IS NOT NULL' : '> 0'} THEN r_${m} ELSE k_${m} END AS ${m}`).join(', ');
   return `WITH u AS (
        SELECT session_id, coalesce(trace_id, id) AS trace, parent_run_id IS NULL AS root, total_tokens, prompt_tokens, completion_tokens, ${USAGE_SQL} AS usage
-         FROM runs WHERE ${column} IN (SELECT value FROM json_each(?)) AND tenant_id = ?
+         FROM runs WHERE ${column} IN (SELECT value FROM json_each(?)) AND +tenant_id = ?
      ), c AS (
        SELECT session_id, trace, root, total_tokens, prompt_tokens, completion_tokens,
               ${costSql('input_cost')} AS prompt_cost, ${costSql('output_cost')} AS completion_cost,
