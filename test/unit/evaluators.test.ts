@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import {
   checkJsonSchema,
   evaluate,
-
+  experimentName,
   isEvaluatorsFile,
   judgeMessages,
   JUDGE_HEADINGS,
@@ -13,9 +13,9 @@ import {
   parseEvaluators,
   parseJudgeAnswer,
   pickText,
-
+  promptValues,
   similarity,
-
+  unmappedVariables,
   type EvaluationInput,
   type EvaluatorSpec,
   type EvaluatorsProblem,
@@ -316,5 +316,36 @@ describe('evaluators', () => {
         assert.ok(r === null || (r.score >= 0 && r.score <= 1));
       }),
     );
+  });
+});
+
+describe('runner helpers', () => {
+  const manifest = {
+    lc: 1,
+    type: 'constructor',
+    id: ['langchain_core', 'prompts', 'chat', 'ChatPromptTemplate'],
+    kwargs: {
+      input_variables: ['question', 'tone'],
+      messages: [
+        {
+          lc: 1,
+          type: 'constructor',
+          id: ['langchain_core', 'prompts', 'chat', 'HumanMessagePromptTemplate'],
+          kwargs: { prompt: { lc: 1, type: 'constructor', id: ['langchain_core', 'prompts', 'prompt', 'PromptTemplate'], kwargs: { template: '{question} ({tone})', template_format: 'f-string', input_variables: ['question', 'tone'] } } },
+        },
+      ],
+    },
+  };
+
+  it('names the variables no input field fills, with the fields to choose from', () => {
+    assert.deepEqual(unmappedVariables(manifest, { question: 'q', meta: { style: 'dry' } }, {}), [{ variable: 'tone', fields: ['question', 'meta', 'meta.style'] }]);
+    assert.deepEqual(unmappedVariables(manifest, [{ question: 'q' }, { question: 'r', meta: { style: 'dry' } }], { tone: 'meta.style' }), []);
+    assert.deepEqual(promptValues(['question', 'tone'], { q: 'hi', meta: { style: 'dry' } }, { question: 'q', tone: 'meta.style' }), { question: 'hi', tone: 'dry' });
+  });
+
+  it('names an experiment after the prompt and the time', () => {
+    const d = new Date(2026, 0, 2, 3, 4, 5);
+    assert.equal(experimentName('me/support-qa:abc123', d), 'support-qa-20260102-030405');
+    assert.equal(experimentName('support-qa', d), 'support-qa-20260102-030405');
   });
 });
