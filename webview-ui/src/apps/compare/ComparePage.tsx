@@ -7,7 +7,7 @@ import { Act, Changed, Export, Reload, SetBaseline, type CompareState } from '..
 import { useAppState, useDraft, useNotification, useRequest } from '../../common/app';
 import { Banner, TextButton, ToggleButton } from '../../common/components';
 import { Grid, type CellAction, type Selection } from './Grid';
-import { ALL, analyse, DATASET_ORDER, reviveFilter, reviveSort, visibleRows, type Filter, type Sort } from './model';
+import { ALL, analyse, own, DATASET_ORDER, reviveFilter, reviveSort, visibleRows, type Filter, type Sort } from './model';
 import { Summary } from './Summary';
 import { useRowContents } from './useRowContents';
 
@@ -115,7 +115,7 @@ export function ComparePage({ state }: { state: Comparison }) {
       const indexRow = r === undefined ? undefined : ix[r];
       const x = experiment === null ? undefined : experiments[experiment];
       const base = experiments[analysis.baseline];
-      const cell = (id: string | undefined) => (indexRow && id !== undefined && Object.hasOwn(indexRow.cells, id) ? indexRow.cells[id] : null);
+      const cell = (id: string | undefined) => (indexRow && id !== undefined ? own(indexRow.cells, id) ?? null : null);
       let params: Parameters<typeof act.run>[0];
       if (action === 'diff') {
         if (!indexRow || !x || !base) return;

@@ -8,9 +8,12 @@ import type { FeedbackKey, FilterKind, IndexRow } from '../../../../src/protocol
 
 export type Mark = 'better' | 'worse' | 'same';
 
-/** A record's own value for a key (never an inherited one). */
+/**
+ * A record's own value for a key (never an inherited one). `__proto__` finds nothing: the protocol's records drop
+ * such a key when they are checked, so whatever came under it was never checked.
+ */
 export function own<V>(record: Record<string, V> | undefined | null, key: string): V | undefined {
-  return record && Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+  return record && key !== '__proto__' && Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
 
 /** Scores closer than this are the same (averages and floats from JSON). */
