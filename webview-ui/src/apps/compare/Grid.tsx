@@ -13,7 +13,7 @@ import type { RowContents } from './useRowContents';
 
 /** A row's height before it is measured (what the stylesheet gives a row that is not expanded). */
 const ESTIMATED_ROW = 140;
-const OVERSCAN = 4;
+const OVERSCAN = 2;
 /** Scores listed in a cell before "+N more" (the row's More shows them all). */
 const SCORES_SHOWN = 3;
 
@@ -97,13 +97,20 @@ export function Grid(props: Props) {
       }),
     [],
   );
+  // A row put back to its own height forgets the height it was measured at.
+  const shownExpanded = useRef(expanded);
+  useLayoutEffect(() => {
+    if (shownExpanded.current === expanded) return;
+    if ([...shownExpanded.current].some((r) => !expanded.has(r))) virtualizer.measure();
+    shownExpanded.current = expanded;
+  }, [expanded, virtualizer]);
   const activeRow = order[selection.row];
   const activeShown = activeRow !== undefined && items.some((v) => v.index === selection.row);
 
   return (
     <div
       ref={setRef}
-      className="cmp-grid"
+      className={`cmp-grid cmp-exps-${experiments.length}`}
       role="grid"
       tabIndex={0}
       aria-label="Examples and experiments"
@@ -151,7 +158,8 @@ export function Grid(props: Props) {
           const r = order[item.index]!;
           const row = analysis.rows[r]!;
           return (
-            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="cmp-slot" style={{ transform: `translateY(${item.start - headHeight}px)` }}>
+            // Rows are as tall as the stylesheet makes them (ESTIMATED_ROW): only an expanded one is measured.
+            <div key={item.key} data-index={item.index} ref={expanded.has(r) ? virtualizer.measureElement : undefined} className="cmp-slot" style={{ transform: `translateY(${item.start - headHeight}px)` }}>
               <RowView
                 row={row}
                 r={r}
