@@ -11,6 +11,7 @@ import { AnnotationQueuesResource } from './resources/annotationQueues';
 import { ComparativeExperimentsResource } from './resources/comparativeExperiments';
 import { DatasetsResource } from './resources/datasets';
 import { ExamplesResource } from './resources/examples';
+import { ExperimentsResource } from './resources/experiments';
 import { FeedbackResource } from './resources/feedback';
 import { FeedbackConfigsResource } from './resources/feedbackConfigs';
 import { LinksResource } from './resources/links';
@@ -50,6 +51,8 @@ export class LangSmithClient {
   readonly feedbackConfigs: FeedbackConfigsResource;
   readonly annotationQueues: AnnotationQueuesResource;
   readonly comparativeExperiments: ComparativeExperimentsResource;
+  /** Experiments of a dataset: their figures, and the rows of a comparison. */
+  readonly experiments: ExperimentsResource;
   readonly prompts: PromptsResource;
   readonly public: PublicResource;
   readonly links: LinksResource;
@@ -71,6 +74,7 @@ export class LangSmithClient {
     this.feedbackConfigs = new FeedbackConfigsResource(this.ctx);
     this.annotationQueues = new AnnotationQueuesResource(this.ctx);
     this.comparativeExperiments = new ComparativeExperimentsResource(this.ctx, this.projects);
+    this.experiments = new ExperimentsResource(this.ctx);
     this.prompts = new PromptsResource(this.ctx);
     this.public = new PublicResource(this.ctx);
     this.links = new LinksResource(this.ctx, this.projects, this.datasets, this.prompts);
@@ -132,6 +136,7 @@ export { FEEDBACK_KEY_MAX, checkFeedbackConfig, type FeedbackConfigBody, type Fe
 export { RunTree, Tracer, type RunInit, type RunEnd, type TracerOptions } from './tracing';
 export * from './runnables';
 export type { ExampleCreate, ExampleUpdate, AttachmentData } from './resources/examples';
+export { EXPERIMENT_ROWS_MAX_EXAMPLES, toExperimentSummary, type ExperimentListOptions, type ExampleIdsOptions, type ExperimentRowsOptions } from './resources/experiments';
 export { TRACE_V1_PAGE_SIZE, searchFilter, type TraceRuns, type TraceReadOptions } from './resources/traces';
 export {
   THREADS_V2_MIN_VERSION,

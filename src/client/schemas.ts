@@ -565,3 +565,41 @@ export function numberOrNull(v: unknown): number | null {
   }
   return null;
 }
+
+// ---- experiments --------------------------------------------------------------------------------------------------
+
+/** A project read with `include_stats=true`: the figures of its root runs and its feedback per key. */
+export const ProjectWithStatsSchema = ProjectSchema.extend({
+  run_count: num,
+  error_rate: num,
+  latency_p50: num,
+  latency_p99: num,
+  total_tokens: num,
+  total_cost: cost,
+  feedback_stats: z.record(z.string(), z.looseObject({ n: num, avg: num })).nullish(),
+});
+export type ProjectWithStats = z.infer<typeof ProjectWithStatsSchema>;
+
+/** A listing that selected only ids (GET /examples?select=id). */
+export const IdListSchema = z.array(z.looseObject({ id: z.string() }));
+
+/** A run's feedback per key as v2 aggregates it (`FEEDBACK_STATS`). */
+export const RunFeedbackStatsSchema = z.record(
+  z.string(),
+  z.looseObject({ n: num, avg: num, values: recordish, comments: z.array(z.string()).nullish() }),
+);
+
+/** POST /api/v2/datasets/{id}/experiment-runs: examples, each with the runs of the experiments asked for. */
+export const ExperimentRunsV2ResponseSchema = z.looseObject({
+  items: z.array(
+    z.looseObject({
+      id: z.string(),
+      inputs: recordish,
+      outputs: recordish,
+      metadata: recordish,
+      runs: z.array(RunV2Schema.extend({ latency_seconds: num, feedback_stats: RunFeedbackStatsSchema.nullish() })).nullish(),
+    }),
+  ),
+  next_cursor: str,
+});
+export type ExperimentRunsV2Response = z.infer<typeof ExperimentRunsV2ResponseSchema>;

@@ -13,7 +13,8 @@ const root = path.resolve(__dirname, '../..');
 
 /** What the child process does with the bundle; it prints one line of JSON. */
 const CHILD = `
-const { engine, client } = require(process.argv[1]);
+const { engine, client, experiments } = require(process.argv[1]);
+const evaluators = experiments.parseEvaluators('dataset: d\\nevaluators:\\n  - type: json_schema\\n    schema: { type: object }\\n  - type: similarity\\n');
 const text = [
   'prompt: plain-node',
   'template_format: f-string',
@@ -37,11 +38,13 @@ console.log(JSON.stringify({
   sameManifest: JSON.stringify(engine.toManifest(again.file)) === JSON.stringify(manifest),
   isPromptFile: engine.isPromptFile('a/b.prompt.yml'),
   apiUrl: api.apiUrl,
+  evaluators: evaluators.file && evaluators.file.evaluators.map((e) => e.type),
+  similarity: experiments.similarity('a b c d', 'a b x d'),
   vscodeLoaded: Object.keys(require.cache).some((k) => /[\\\\/]vscode[\\\\/]/.test(k)),
 }));
 `;
 
-describe('plain Node: the prompt-file engine and the client', function () {
+describe('plain Node: the prompt-file engine, the client and the experiment engine', function () {
   this.timeout(60_000);
   let dir: string;
 
@@ -50,11 +53,11 @@ describe('plain Node: the prompt-file engine and the client', function () {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('bundles without vscode, then parses, converts, writes a prompt file and constructs a client', async () => {
+  it('bundles without vscode, then parses, converts, writes a prompt file, reads evaluators and constructs a client', async () => {
     const bundle = path.join(dir, 'plain.js');
     // No `external`: every import must resolve to a file or a package, and `vscode` resolves to neither.
     await esbuild.build({
-      stdin: { contents: "export * as engine from './src/prompts/engine';\nexport * as client from './src/client';\n", resolveDir: root, loader: 'ts', sourcefile: 'plain.ts' },
+      stdin: { contents: "export * as engine from './src/prompts/engine';\nexport * as client from './src/client';\nexport * as experiments from './src/experiments';\n", resolveDir: root, loader: 'ts', sourcefile: 'plain.ts' },
       bundle: true,
       platform: 'node',
       format: 'cjs',
@@ -70,6 +73,8 @@ describe('plain Node: the prompt-file engine and the client', function () {
       sameManifest: true,
       isPromptFile: true,
       apiUrl: 'http://127.0.0.1:9',
+      evaluators: ['json_schema', 'similarity'],
+      similarity: 0.75,
       vscodeLoaded: false,
     });
   });
