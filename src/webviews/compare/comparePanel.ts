@@ -33,7 +33,6 @@ import type { PanelApp, PanelServices } from '../panels';
 import { reported } from '../reported';
 import { csvOf, experimentOf, feedbackKeys, indexRow, jsonlOf, rowContent, valueText } from './compareData';
 import { exampleIds, experimentRows, readExperiments } from './experimentReads';
-import './pendingClient';
 
 /** Rows whose contents come with the ready answer (the first screen and a little more). */
 const FIRST_ROWS = 50;
