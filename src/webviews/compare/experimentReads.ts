@@ -3,10 +3,11 @@
 import type { LangSmithClient } from '../../client';
 import type { ExperimentRow, ExperimentSummary } from '../../experiments/types';
 
-/** Example ids asked for in one rows request (the v2 experiment-runs query takes at most 1,000). */
-export const ROWS_PER_REQUEST = 1000;
+/** Example ids asked for in one rows call: the v2 experiment-runs query answers pages of at most 100 examples,
+ *  and the client asks for one page of as many as it is given. */
+export const ROWS_PER_REQUEST = 100;
 /** Rows requests at once for a large dataset. */
-const PARALLEL = 3;
+const PARALLEL = 4;
 
 /** The experiments of a dataset, newest first. */
 export async function datasetExperiments(client: LangSmithClient, datasetId: string, signal?: AbortSignal): Promise<ExperimentSummary[]> {
