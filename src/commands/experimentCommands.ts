@@ -343,11 +343,19 @@ async function afterRun(s: ExperimentServices, dataset: Dataset, outcome: RunOut
   else if (choice === open && experiment.url) await vscode.env.openExternal(vscode.Uri.parse(experiment.url));
 }
 
-/** Opens the comparison of an experiment with the newest earlier experiment of its dataset as the baseline (alone when none). */
+/**
+ * Opens the comparison of an experiment with the dataset's earlier ones (alone when none). The baseline is the
+ * newest earlier experiment of the same prompt, else the newest sharing a feedback key, else the newest; the
+ * other earlier experiments of the same prompt (up to two) come along.
+ */
 export async function compareWithEarlier(s: Pick<ExperimentServices, 'clients' | 'panels' | 'workspaceState'>, datasetId: string, experimentId: string): Promise<void> {
   const [all, [self]] = await s.clients.call((c) => Promise.all([datasetExperiments(c, datasetId), readExperiments(c, [experimentId])]));
   const created = self?.createdAt ?? Number.MAX_SAFE_INTEGER;
-  const earlier = all.find((e) => e.id !== experimentId && (e.createdAt ?? 0) <= created);
-  const ids = earlier ? [earlier.id, experimentId] : [experimentId];
+  const earlier = all.filter((e) => e.id !== experimentId && (e.createdAt ?? 0) <= created);
+  const prompt = self?.metadata['prompt'];
+  const samePrompt = earlier.filter((e) => typeof prompt === 'string' && e.metadata['prompt'] === prompt);
+  const keys = new Set(Object.keys(self?.feedback ?? {}));
+  const baseline = samePrompt[0] ?? earlier.find((e) => Object.keys(e.feedback).some((k) => keys.has(k))) ?? earlier[0];
+  const ids = baseline ? [baseline.id, ...samePrompt.filter((e) => e.id !== baseline.id).slice(0, 2).map((e) => e.id), experimentId] : [experimentId];
   await openComparison(s.panels, datasetId, ids);
 }
