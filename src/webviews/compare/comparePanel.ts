@@ -69,6 +69,15 @@ export const compareApp: PanelApp<CompareKey, typeof CompareReady.result.shape.s
   },
 };
 
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return /^\s*[[{]/.test(text);
+  } catch {
+    return false;
+  }
+}
+
 function problemOf(err: unknown): LoadProblem {
   if (err instanceof NotSignedInError) return { code: 'notSignedIn', message: err.message.slice(0, 2000) };
   if (err instanceof LangSmithNotFoundError) return { code: 'notFound', message: err.message.slice(0, 2000) };
@@ -251,12 +260,17 @@ export class CompareSession {
         const right = this.experiment(p.otherId, vscode.l10n.t('on the right'));
         const row = (await this.fullRows([exampleId], signal)).get(exampleId);
         const short = exampleId.slice(0, 8);
-        const side = (id: string) => {
+        const side = async (id: string) => {
           const run = row?.runs[id];
           const text = !run ? vscode.l10n.t('(no run of this experiment for this example)') : run.error !== null && !run.outputs ? `error: ${run.error}` : valueText(run.outputs);
-          return setDraft(`compare:${exampleId}:${id}`, `${this.nameOf(id)}-${short}`, text.endsWith('\n') ? text : `${text}\n`);
+          const uri = setDraft(`compare:${exampleId}:${id}`, `${this.nameOf(id)}-${short}`, text.endsWith('\n') ? text : `${text}\n`);
+          // The documents are named .json; an answer in prose is shown as text, not checked as JSON.
+          const doc = await vscode.workspace.openTextDocument(uri);
+          if (!isJson(text) && doc.languageId !== 'plaintext') await vscode.languages.setTextDocumentLanguage(doc, 'plaintext');
+          return uri;
         };
-        await vscode.commands.executeCommand('vscode.diff', side(left), side(right), vscode.l10n.t('Example {0}: {1} ↔ {2}', short, this.nameOf(left), this.nameOf(right)), {
+        const [l, r] = await Promise.all([side(left), side(right)]);
+        await vscode.commands.executeCommand('vscode.diff', l, r, vscode.l10n.t('Example {0}: {1} ↔ {2}', short, this.nameOf(left), this.nameOf(right)), {
           preview: true,
           viewColumn: vscode.ViewColumn.Beside,
         });
