@@ -58,6 +58,9 @@ CREATE INDEX IF NOT EXISTS runs_trace ON runs (trace_id, dotted_order);
 CREATE INDEX IF NOT EXISTS runs_parent_order ON runs (parent_run_id, start_time, dotted_order, id);
 DROP INDEX IF EXISTS runs_parent;
 CREATE INDEX IF NOT EXISTS runs_tenant_start ON runs (tenant_id, start_time DESC, id);
+-- An experiment's root run for an example (experiment-runs, stats by example): found without a walk over the
+-- experiment's runs.
+CREATE INDEX IF NOT EXISTS runs_session_example ON runs (session_id, reference_example_id) WHERE parent_run_id IS NULL;
 
 CREATE TABLE IF NOT EXISTS datasets (
   id TEXT PRIMARY KEY,

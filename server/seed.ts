@@ -13,6 +13,7 @@ import { createConfig, createFeedback } from './store/feedback';
 import { createCommit, createTag, insertRepo, setLike, updateRepo } from './store/prompts';
 import { createQueue, findItem, scopeOf, setItemStatus } from './store/queues';
 import { sessionByName } from './store/sessions';
+import { seedExperiments } from './seedExperiments';
 import { newId } from './ids';
 import { jsonOrNull } from './json';
 
@@ -411,6 +412,8 @@ export function seedDemo(ctx: Ctx): void {
       ctx.st.run('UPDATE runs SET reference_example_id = ? WHERE id = ?', exId, id);
       feedback(id, 'correctness', r.chance(0.8) ? 1 : 0, null, 'model');
     });
+    // Two experiments of the support-answer prompt (v2 better on some examples, worse on others)
+    seedExperiments(ctx, local, qa.id, now);
     rootIds.forEach((id, i) => {
       if (i % 2 === 0) feedback(id, 'user_score', r.chance(0.75) ? 1 : 0, r.chance(0.2) ? 'Helpful, thanks!' : null);
     });

@@ -31,6 +31,9 @@ export function sessionOut(r: SessionRow, stats?: SessionStats) {
           total_tokens: stats.total_tokens ?? 0,
           prompt_tokens: stats.prompt_tokens ?? 0,
           completion_tokens: stats.completion_tokens ?? 0,
+          total_cost: stats.total_cost ?? null,
+          prompt_cost: stats.prompt_cost ?? null,
+          completion_cost: stats.completion_cost ?? null,
           error_rate: stats.error_rate ?? 0,
           last_run_start_time: stats.last_run_start_time ?? null,
           feedback_stats: stats.feedback_stats ?? {},
@@ -118,13 +121,13 @@ export function registerSessions(app: FastifyInstance, ctx: Ctx) {
       limit: q.limit,
       offset: q.offset,
     });
-    const stats = q.include_stats ? sessionStats(ctx, rows.map((r) => r.id)) : undefined;
+    const stats = q.include_stats ? sessionStats(ctx, tenant.id, rows.map((r) => r.id)) : undefined;
     return rows.map((r) => sessionOut(r, stats ? stats.get(r.id) ?? {} : undefined));
   });
 
   route(app, 'GET', '/sessions/:id', { params: idParams, query: z.object({ include_stats: qBool() }) }, ({ params, query, tenant }) => {
     const row = getSession(ctx, tenant, params.id);
-    return sessionOut(row, query.include_stats ? sessionStats(ctx, [params.id]).get(params.id) ?? {} : undefined);
+    return sessionOut(row, query.include_stats ? sessionStats(ctx, tenant.id, [params.id]).get(params.id) ?? {} : undefined);
   });
 
   route(app, 'PATCH', '/sessions/:id', { params: idParams, body: UpdateSession }, ({ params, body: b, tenant }) =>

@@ -12,6 +12,7 @@ import { bodyTime, idParams, qTime, qText, route, uuid } from '../route';
 import { getRun, queryRunRows, sessionsOfDataset, shareRun, traceExists, traceRuns, unshareRun } from '../store/runs';
 import { HttpError, notFound } from '../errors';
 import { originOf } from '../request';
+import { registerExperimentRuns } from './experiments';
 import { registerThreads } from './threads';
 import { registerTraces } from './traces';
 import { registerPublicV2 } from './v2Public';
@@ -112,6 +113,7 @@ export function registerV2(app: FastifyInstance, ctx: Ctx) {
   });
 
   registerTraces(app, ctx);
+  registerExperimentRuns(app, ctx);
   registerThreads(app, ctx);
   registerPublicV2(app, ctx);
 }

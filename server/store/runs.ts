@@ -479,6 +479,18 @@ export function sharedTraceRuns(ctx: Ctx, root: RunRow, ids: string[]): RunRow[]
     : ctx.st.all<RunRow>('SELECT * FROM runs WHERE trace_id = ? AND tenant_id = ? ORDER BY dotted_order', trace, root.tenant_id);
 }
 
+/** Which of these traces of the workspace have runs besides their root (one index probe each). */
+export function tracesWithChildren(ctx: Ctx, tenantId: string, traceIds: string[]): string[] {
+  if (!traceIds.length) return [];
+  return ctx.st
+    .all<{ id: string }>(
+      `SELECT DISTINCT t.value AS id FROM json_each(?) t
+        WHERE EXISTS (SELECT 1 FROM runs WHERE runs.trace_id = t.value AND runs.parent_run_id IS NOT NULL AND +runs.tenant_id = ?)`,
+      JSON.stringify(traceIds), tenantId,
+    )
+    .map((r) => r.id);
+}
+
 /** Tokens summed over every run of each trace. */
 export function traceTokenTotals(ctx: Ctx, tenantId: string, traceIds: string[]): Map<string, number> {
   if (!traceIds.length) return new Map();

@@ -29,7 +29,10 @@ export interface SessionStats {
   completion_tokens?: number;
   latency_p50?: number;
   latency_p99?: number;
-  feedback_stats?: Record<string, { n: number; avg: number | null }>;
+  total_cost?: string | null;
+  prompt_cost?: string | null;
+  completion_cost?: string | null;
+  feedback_stats?: Record<string, KeyStats>;
 }
 
 const byId = (ctx: Ctx, id: string) => ctx.st.one<SessionRow>('SELECT * FROM sessions WHERE id = ?', id)!;
@@ -155,8 +158,67 @@ export function deleteSession(ctx: Ctx, tenant: Tenant, id: string): void {
   });
 }
 
+/** SQL over a `runs` row: the `usage_metadata` object a run reports costs in (its outputs', else its metadata's). */
+const USAGE_SQL = `CASE WHEN instr(outputs, '"usage_metadata"') > 0 AND json_type(outputs, '$.usage_metadata') = 'object' THEN json_extract(outputs, '$.usage_metadata')
+  WHEN instr(extra, '"usage_metadata"') > 0 AND json_type(extra, '$.metadata.usage_metadata') = 'object' THEN json_extract(extra, '$.metadata.usage_metadata') END`;
+/** A number field of that object, or NULL (as `runCosts` reads it). */
+const costSql = (field: string) => `CASE WHEN json_type(usage, '$.${field}') IN ('integer', 'real') THEN json_extract(usage, '$.${field}') END`;
+
+const FIGURES = ['total_tokens', 'prompt_tokens', 'completion_tokens', 'total_cost', 'prompt_cost', 'completion_cost'] as const;
+export type TraceFigures = Record<(typeof FIGURES)[number], number | null>;
+
+/**
+ * The SQL of each trace's tokens and costs (`WITH … SELECT session_id, trace, <figures> FROM t`), for the runs
+ * whose `column` is in the bound JSON list. A trace counts once: its root's own figure when the root reports one
+ * (tokens above 0, any cost), as LangSmith rolls a trace's figures up into its root; else the sum over its other runs.
+ */
+function traceFiguresSql(column: 'session_id' | 'trace_id'): string {
+  const perTrace = FIGURES.map((m) => `MAX(CASE WHEN root THEN ${m} END) AS r_${m}, SUM(CASE WHEN NOT root THEN ${m} END) AS k_${m}`).join(',\n ');
+  const rolled = FIGURES.map((m) => `CASE WHEN r_${m} ${m.endsWith('cost') ? 'IS NOT NULL' : '> 0'} THEN r_${m} ELSE k_${m} END AS ${m}`).join(', ');
+  return `WITH u AS (
+       SELECT session_id, coalesce(trace_id, id) AS trace, parent_run_id IS NULL AS root, total_tokens, prompt_tokens, completion_tokens, ${USAGE_SQL} AS usage
+         FROM runs WHERE ${column} IN (SELECT value FROM json_each(?)) AND +tenant_id = ?
+     ), c AS (
+       SELECT session_id, trace, root, total_tokens, prompt_tokens, completion_tokens,
+              ${costSql('input_cost')} AS prompt_cost, ${costSql('output_cost')} AS completion_cost,
+              coalesce(${costSql('total_cost')}, CASE WHEN ${costSql('input_cost')} IS NOT NULL OR ${costSql('output_cost')} IS NOT NULL
+                THEN ifnull(${costSql('input_cost')}, 0) + ifnull(${costSql('output_cost')}, 0) END) AS total_cost
+         FROM u
+     ), t AS (SELECT session_id, trace, ${rolled} FROM (SELECT session_id, trace, ${perTrace} FROM c GROUP BY session_id, trace))`;
+}
+
+/** Each trace's tokens and costs (see traceFiguresSql), for traces of the workspace. */
+export function traceFigures(ctx: Ctx, tenantId: string, traceIds: string[]): Map<string, TraceFigures> {
+  if (!traceIds.length) return new Map();
+  const rows = ctx.st.all<{ trace: string } & TraceFigures>(`${traceFiguresSql('trace_id')} SELECT * FROM t`, JSON.stringify(traceIds), tenantId);
+  return new Map(rows.map((r) => [r.trace, r]));
+}
+
+/** Per-session sums of each trace's tokens and costs. */
+function traceTotals(ctx: Ctx, tenantId: string, ids: string[]) {
+  return ctx.st.all<{ session_id: string } & TraceFigures>(
+    `${traceFiguresSql('session_id')} SELECT session_id, ${FIGURES.map((m) => `SUM(${m}) AS ${m}`).join(', ')} FROM t GROUP BY session_id`,
+    JSON.stringify(ids), tenantId,
+  );
+}
+
+/** A cost as LangSmith's sessions answer it: a decimal string (null when no run reported one). */
+const costText = (v: number | null | undefined) => (v == null ? null : String(Math.round(v * 1e10) / 1e10));
+
+/** One feedback key's figures, in LangSmith's shape. */
+export interface KeyStats {
+  n: number;
+  avg: number | null;
+  stdev: number | null;
+  min: number | null;
+  max: number | null;
+  errors: number;
+  values: Record<string, number>;
+  contains_thread_feedback: boolean;
+}
+
 /** Stats for many sessions in one pass (no per-session queries). */
-export function sessionStats(ctx: Ctx, ids: string[]): Map<string, SessionStats> {
+export function sessionStats(ctx: Ctx, tenantId: string, ids: string[]): Map<string, SessionStats> {
   const out = new Map<string, SessionStats>();
   if (!ids.length) return out;
   const marks = ids.map(() => '?').join(',');
@@ -164,14 +226,19 @@ export function sessionStats(ctx: Ctx, ids: string[]): Map<string, SessionStats>
     `SELECT session_id,
             COUNT(*) AS run_count,
             SUM(CASE WHEN error IS NOT NULL THEN 1 ELSE 0 END) * 1.0 / COUNT(*) AS error_rate,
-            MAX(start_time) AS last_run_start_time,
-            COALESCE(SUM(total_tokens), 0) AS total_tokens,
-            COALESCE(SUM(prompt_tokens), 0) AS prompt_tokens,
-            COALESCE(SUM(completion_tokens), 0) AS completion_tokens
+            MAX(start_time) AS last_run_start_time
        FROM runs WHERE session_id IN (${marks}) AND parent_run_id IS NULL GROUP BY session_id`,
     ...ids,
   );
   for (const r of rows) out.set(r.session_id, r);
+  for (const t of traceTotals(ctx, tenantId, ids)) {
+    const s = out.get(t.session_id) ?? {};
+    Object.assign(s, {
+      total_tokens: t.total_tokens ?? 0, prompt_tokens: t.prompt_tokens ?? 0, completion_tokens: t.completion_tokens ?? 0,
+      total_cost: costText(t.total_cost), prompt_cost: costText(t.prompt_cost), completion_cost: costText(t.completion_cost),
+    });
+    out.set(t.session_id, s);
+  }
   const lat = ctx.st.all<{ session_id: string; latency: number }>(
     `SELECT session_id, ROUND((julianday(end_time) - julianday(start_time)) * 86400.0, 3) AS latency
        FROM runs WHERE session_id IN (${marks}) AND parent_run_id IS NULL AND end_time IS NOT NULL
@@ -190,15 +257,32 @@ export function sessionStats(ctx: Ctx, ids: string[]): Map<string, SessionStats>
     s.latency_p99 = q(0.99);
     out.set(sid, s);
   }
-  const fb = ctx.st.all<{ session_id: string; key: string; n: number; avg: number | null }>(
-    `SELECT r.session_id AS session_id, f.key AS key, COUNT(*) AS n, AVG(f.score) AS avg
+  // Feedback of the runs' own workspace on the project's runs.
+  const fb = ctx.st.all<{ session_id: string; key: string; n: number; avg: number | null; sq: number | null; scored: number; min: number | null; max: number | null }>(
+    `SELECT r.session_id AS session_id, f.key AS key, COUNT(*) AS n, AVG(f.score) AS avg, SUM(f.score * f.score) AS sq, COUNT(f.score) AS scored,
+            MIN(f.score) AS min, MAX(f.score) AS max
        FROM feedback f JOIN runs r ON r.id = f.run_id AND r.tenant_id = f.tenant_id WHERE r.session_id IN (${marks}) GROUP BY r.session_id, f.key`,
+    ...ids,
+  );
+  const labels = ctx.st.all<{ session_id: string; key: string; label: string; n: number }>(
+    `SELECT r.session_id AS session_id, f.key AS key, json_extract(f.value, '$') AS label, COUNT(*) AS n
+       FROM feedback f JOIN runs r ON r.id = f.run_id AND r.tenant_id = f.tenant_id
+      WHERE r.session_id IN (${marks}) AND f.value IS NOT NULL AND json_valid(f.value) AND json_type(f.value) = 'text'
+      GROUP BY r.session_id, f.key, label`,
     ...ids,
   );
   for (const r of fb) {
     const s = out.get(r.session_id) ?? {};
-    s.feedback_stats = { ...(s.feedback_stats ?? {}), [r.key]: { n: r.n, avg: r.avg } };
+    const stdev = r.scored > 1 && r.avg !== null ? Math.sqrt(Math.max(0, (r.sq! - r.scored * r.avg * r.avg) / (r.scored - 1))) : null;
+    s.feedback_stats = {
+      ...(s.feedback_stats ?? {}),
+      [r.key]: { n: r.n, avg: r.avg, stdev, min: r.min, max: r.max, errors: 0, values: {}, contains_thread_feedback: false },
+    };
     out.set(r.session_id, s);
+  }
+  for (const l of labels) {
+    const k = out.get(l.session_id)?.feedback_stats?.[l.key];
+    if (k) k.values[l.label] = l.n;
   }
   return out;
 }

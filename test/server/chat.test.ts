@@ -9,7 +9,9 @@ import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import {
   LOCAL_MODEL_CREATED, completeChat, countTokens, cutAnswer, localEchoAnswer, promptTokens, streamPieces, type ChatMessage,
+  JUDGE_HEADINGS as SERVER_JUDGE_HEADINGS, JUDGE_SYSTEM_PREFIX as SERVER_JUDGE_SYSTEM_PREFIX,
 } from '../../server/chatModel';
+import { JUDGE_HEADINGS, JUDGE_SYSTEM_PREFIX } from '../../src/experiments/types';
 import { openChatStreams } from '../../server/routes/chat';
 import type { DB } from '../../server/db';
 import { startLocalServer, withLocalServer, type LocalServer } from '../harness/localServer';
@@ -87,6 +89,85 @@ describe('OpenAI-compatible chat completions (local-echo)', function () {
       assert.deepEqual(cutAnswer('a b. c d', { stop: ['d', '.'], maxTokens: 1 }), { text: 'a', finishReason: 'length' });
       assert.deepEqual(cutAnswer('a b. c d', { stop: ['d', '.'], maxTokens: 2 }), { text: 'a b', finishReason: 'stop' });
       assert.deepEqual(streamPieces('local-echo heard\n2.'), ['local', '-', 'echo ', 'heard\n', '2', '.']);
+    });
+  });
+
+  describe('the LLM judge rule', () => {
+    /** A judge request as the extension's judge lays it out (src/experiments/types.ts). */
+    const judgeMessages = (s: { rubric?: string; input?: string; reference?: string; answer?: string }): ChatCompletionMessageParam[] => [
+      { role: 'system', content: `${JUDGE_SYSTEM_PREFIX} Score the answer from 0 to 1 and reply with JSON {"score": number, "comment": string}.` },
+      {
+        role: 'user',
+        content: (['rubric', 'input', 'reference', 'answer'] as const)
+          .filter((k) => s[k] !== undefined)
+          .map((k) => `${JUDGE_HEADINGS[k]}\n${s[k]}`)
+          .join('\n\n'),
+      },
+    ];
+    /** The rule, computed here from its wording: the share of the reference's distinct words found in the answer. */
+    const expected = (reference: string, answer: string) => {
+      const words = (t: string) => [...new Set(t.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean))];
+      const ref = words(reference);
+      const ans = new Set(words(answer));
+      const found = ref.filter((w) => ans.has(w)).length;
+      const score = ans.size === 0 ? 0 : ref.length === 0 ? 1 : Number((found / ref.length).toFixed(2));
+      return JSON.stringify({ score, comment: `local-echo judge: ${found} of ${ref.length} reference words found in the answer.` });
+    };
+
+    it('uses the same system prefix and headings as the extension’s judge', () => {
+      assert.equal(SERVER_JUDGE_SYSTEM_PREFIX, JUDGE_SYSTEM_PREFIX);
+      assert.deepEqual(SERVER_JUDGE_HEADINGS, JUDGE_HEADINGS);
+    });
+
+    it('scores the share of the reference’s distinct words found in the answer, with the documented comment', () => {
+      const cases: Array<[string, string]> = [
+        ['Annual plans can be refunded', 'Plans are refunded, sorry.'],
+        ['US and EU.', 'We host in the EU and the US.'],
+        ['Go to Settings → Security', 'no idea'],
+        ['Ünïcödé WORDS words', 'ünïcödé'],
+        ['', 'anything at all'],
+        ['something', ''],
+        ['', ''],
+        ['snake_case 2+2', 'snake case 2'],
+      ];
+      for (const [reference, answer] of cases) {
+        const text = localEchoAnswer({ model: 'gpt-4o-mini', messages: asChat(judgeMessages({ rubric: 'Is it right?', input: 'Q', reference, answer })) });
+        assert.equal(text, expected(reference, answer), `reference ${JSON.stringify(reference)}, answer ${JSON.stringify(answer)}`);
+      }
+      // The brief's own example: two of three reference words.
+      assert.equal(
+        localEchoAnswer({ model: 'local-echo', messages: asChat(judgeMessages({ reference: 'red green blue', answer: 'Green and RED.' })) }),
+        '{"score":0.67,"comment":"local-echo judge: 2 of 3 reference words found in the answer."}',
+      );
+    });
+
+    it('reads the sections by their heading lines; the rubric and input do not count; other requests are echoed', () => {
+      // Words of the rubric and the input (and a heading-like text inside a line) are not the answer's.
+      const msgs = judgeMessages({ rubric: 'blue sky', input: 'blue sky ## Answer blue', reference: 'blue sky', answer: 'the sky' });
+      assert.equal(localEchoAnswer({ model: 'local-echo', messages: asChat(msgs) }), expected('blue sky', 'the sky'));
+      // Sections in another order and with spaces around a heading still count.
+      const reordered: ChatCompletionMessageParam[] = [msgs[0]!, { role: 'user', content: `  ${JUDGE_HEADINGS.answer}  \nsky blue\n${JUDGE_HEADINGS.reference}\nblue sky` }];
+      assert.equal(localEchoAnswer({ model: 'local-echo', messages: asChat(reordered) }), expected('blue sky', 'sky blue'));
+      // Not the first message, or another prefix: the ordinary echo.
+      const notJudge = localEchoAnswer({ model: 'local-echo', messages: asChat([{ role: 'user', content: 'hi' }, ...msgs]) });
+      assert.match(notJudge, /^local-echo heard 3 messages/);
+      assert.match(localEchoAnswer({ model: 'local-echo', messages: asChat([{ role: 'system', content: 'You are helpful.' }, msgs[1]!]) }), /^local-echo heard 2 messages/);
+    });
+
+    it('answers a judge request over HTTP with the verdict, counted as usual', async () => {
+      const srv = await startLocalServer();
+      try {
+        const messages = judgeMessages({ rubric: 'Correct?', input: 'What regions do you host data in?', reference: 'US and EU.', answer: 'Only the EU.' });
+        const res = await openai(srv).chat.completions.create({ model: 'gpt-4o-mini', messages, temperature: 0 });
+        const content = res.choices[0]!.message.content!;
+        assert.equal(content, expected('US and EU.', 'Only the EU.'));
+        assert.deepEqual(JSON.parse(content), { score: 0.33, comment: 'local-echo judge: 1 of 3 reference words found in the answer.' });
+        assert.deepEqual(res.usage, {
+          prompt_tokens: promptTokens(asChat(messages)), completion_tokens: countTokens(content), total_tokens: promptTokens(asChat(messages)) + countTokens(content),
+        });
+      } finally {
+        await srv.close();
+      }
     });
   });
 

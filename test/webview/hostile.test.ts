@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import * as z from 'zod/mini';
+import { CompareReady, CompareState, Rows as CompareRows, type IndexRow, type RowContent } from '../../src/protocol/compare';
 import { DatasetDiffReady, DiffPage, type DiffRow } from '../../src/protocol/datasetDiff';
 import { ExampleChanged, ExampleEditorReady } from '../../src/protocol/exampleEditor';
 import { HelloReady, Ping } from '../../src/protocol/hello';
@@ -163,6 +164,49 @@ const playgroundState = PlaygroundState.parse({
   finished: [finishedRun],
 });
 
+// The comparison: three experiments, a dozen examples; the first two rows come with the state, the rest are asked.
+const compareIndex: IndexRow[] = Array.from({ length: 12 }, (_, r) => ({
+  exampleId: ID(0x500 + r),
+  cells: Object.fromEntries(
+    [0, 1, 2].map((e) => [ID(0x400 + e), r === 3 && e === 2 ? null : { runId: ID(0x600 + r * 4 + e), error: r === 1 && e === 1, scores: { correctness: ((r + e) % 3) / 2, verbosity: 1 + ((r * e) % 3) } }]),
+  ),
+}));
+const compareRow = (row: IndexRow, r: number): RowContent => ({
+  exampleId: row.exampleId,
+  inputs: `{"question": "How do I reset my password? (${r})"}`,
+  reference: `{"answer": "Settings, then Security (${r})"}`,
+  cells: Object.fromEntries(
+    Object.entries(row.cells).map(([id, c]) => [
+      id,
+      c && { runId: c.runId, output: `Open Settings (${r})`, truncated: r === 0, error: c.error ? 'Rate limited' : null, latencyMs: 800, totalTokens: 120, feedback: { correctness: { score: 1, value: 'right', comment: 'Matches the reference' } } },
+    ]),
+  ),
+});
+const compareState = CompareState.parse({
+  kind: 'compare',
+  dataset: { id: ID(0x3ff), name: 'support-qa', url: 'https://smith.langchain.com/o/1/datasets/2' },
+  experiments: [0, 1, 2].map((e) => ({
+    id: ID(0x400 + e),
+    name: `experiment ${e}`,
+    createdAt: 1_760_000_000_000 + e,
+    runCount: 12,
+    errorRate: e === 1 ? 0.08 : 0,
+    latencyP50: 0.8,
+    latencyP99: 2.1,
+    totalTokens: 1440,
+    totalCost: 0.0123,
+    feedback: { correctness: { n: 12, avg: 0.5 + e / 10 }, verbosity: { n: 12, avg: 2 - e / 10 } },
+    source: `prompt support-answer:${e}abc · model gpt-4o`,
+    url: 'https://smith.langchain.com/o/1/projects/p',
+  })),
+  keys: [{ key: 'correctness', lowerIsBetter: false }, { key: 'verbosity', lowerIsBetter: true }],
+  baselineId: ID(0x400),
+  index: compareIndex,
+  indexTruncated: true,
+  rows: compareIndex.slice(0, 2).map(compareRow),
+  mac: false,
+});
+
 interface AppCase {
   app: string;
   /** What shows once the state is rendered. */
@@ -182,6 +226,29 @@ function variant(schema: z.ZodMiniType, fixture: Json, value: string | null, cou
 }
 
 const APPS: AppCase[] = [
+  {
+    app: 'compare',
+    loaded: 'grid',
+    handlers: (v, count) => ({
+      'compare/ready': () => variant(CompareReady.result, { restore: { datasetId: ID(0x3ff), experimentIds: [ID(0x400), ID(0x401), ID(0x402)] }, connection, state: compareState }, v, count),
+      'compare/reload': () => variant(CompareState, compareState, v, count),
+      'compare/rows': (p) => {
+        const ids = new Set((p as { exampleIds: string[] }).exampleIds);
+        const rows = compareIndex.flatMap((row, r) => (ids.has(row.exampleId) ? [compareRow(row, r)] : []));
+        return variant(CompareRows.result, { rows: rows.length ? rows : compareIndex.slice(2, 5).map((row, r) => compareRow(row, r + 2)) }, v, count);
+      },
+    }),
+    async interact(app, v) {
+      // The host pushes a change (everything read again), then the rows below the first two are asked for.
+      await app.notify('compare/changed', {});
+      for (let i = 0; i < 100 && app.requests('compare/reload').length === 0; i++) await app.page.waitForTimeout(20);
+      assert.equal(app.requests('compare/reload').length, 1, 'a change reads the comparison again');
+      await app.page.getByTestId('grid').evaluate((el) => (el.scrollTop = el.scrollHeight));
+      for (let i = 0; i < 100 && app.requests('compare/rows').length === 0; i++) await app.page.waitForTimeout(20);
+      if (v === null) assert.ok(app.requests('compare/rows').length > 0, 'rows out of view are asked for');
+      await app.page.waitForTimeout(100);
+    },
+  },
   {
     app: 'hello',
     loaded: 'endpoint',
