@@ -315,6 +315,8 @@ const ADDED_COLUMNS: Record<string, Array<[name: string, type: string]>> = {
     ['thread_id', 'TEXT'],
     ['project_id', 'TEXT'],
   ],
+  // The experiment a dataset's comparisons start from (LangSmith's Dataset.baseline_experiment_id).
+  datasets: [['baseline_experiment_id', 'TEXT']],
 };
 
 function addMissingColumns(db: DB): void {

@@ -64,7 +64,7 @@ export function seedExperiments(ctx: Ctx, tenant: Tenant, datasetId: string, now
     'SELECT example_id, inputs, outputs FROM example_revisions WHERE dataset_id = ? AND valid_to IS NULL ORDER BY created_at, example_id',
     datasetId,
   );
-  DEMO_EXPERIMENTS.forEach((name, version) => {
+  const ids = DEMO_EXPERIMENTS.map((name, version) => {
     const start = now - (5 - version * 3) * 86_400_000; // v1 five days ago, v2 two days ago
     const commit = version === 0 ? '3f2a9c1d' : '8b7e4f20';
     const { row: project } = createSession(ctx, tenant, {
@@ -112,5 +112,8 @@ export function seedExperiments(ctx: Ctx, tenant: Tenant, datasetId: string, now
         });
       }
     });
+    return project.id;
   });
+  // v1 is the dataset's baseline: comparisons mark v2 against it.
+  ctx.st.run('UPDATE datasets SET baseline_experiment_id = ? WHERE id = ?', ids[0], datasetId);
 }

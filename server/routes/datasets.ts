@@ -42,6 +42,7 @@ export function datasetOut(d: DatasetRow, counts?: DatasetCounts) {
     example_count: counts?.example_count ?? 0,
     session_count: counts?.session_count ?? 0,
     last_session_start_time: counts?.last_session_start_time ?? null,
+    baseline_experiment_id: d.baseline_experiment_id ?? null,
   };
 }
 

@@ -25,6 +25,7 @@ export interface DatasetRow {
   share_token: string | null;
   indexed_tag: string | null;
   index_synced_version: string | null;
+  baseline_experiment_id: string | null;
 }
 
 export function getDataset(ctx: Ctx, tenant: Tenant, id: string): DatasetRow {
@@ -132,6 +133,8 @@ export interface DatasetChanges {
   inputs_schema_definition?: Record<string, unknown> | null;
   outputs_schema_definition?: Record<string, unknown> | null;
   metadata?: Record<string, unknown> | null;
+  /** A project of the workspace (else a 404). */
+  baseline_experiment_id?: string | null;
 }
 
 export function updateDataset(ctx: Ctx, tenant: Tenant, id: string, c: DatasetChanges): DatasetRow {
@@ -140,12 +143,14 @@ export function updateDataset(ctx: Ctx, tenant: Tenant, id: string, c: DatasetCh
     if (c.name && c.name !== d.name && nameTaken(ctx, tenant, c.name)) throw conflict(`Dataset with name ${c.name} already exists`);
     const extra = jsonOrNull<Record<string, unknown>>(d.extra) ?? {};
     if (c.metadata != null) extra.metadata = c.metadata;
+    const baseline = c.baseline_experiment_id?.toLowerCase() ?? null;
+    if (baseline && !ctx.st.one('SELECT 1 FROM sessions WHERE id = ? AND tenant_id = ?', baseline, tenant.id)) throw notFound(`Session ${baseline}`);
     ctx.st.run(
       `UPDATE datasets SET name = COALESCE(?, name), description = COALESCE(?, description),
          inputs_schema_definition = COALESCE(?, inputs_schema_definition), outputs_schema_definition = COALESCE(?, outputs_schema_definition),
-         extra = ?, modified_at = ? WHERE id = ?`,
+         baseline_experiment_id = COALESCE(?, baseline_experiment_id), extra = ?, modified_at = ? WHERE id = ?`,
       c.name ?? null, c.description ?? null, toJson(c.inputs_schema_definition), toJson(c.outputs_schema_definition),
-      JSON.stringify(extra), ctx.clock.next(id, d.modified_at), id,
+      baseline, JSON.stringify(extra), ctx.clock.next(id, d.modified_at), id,
     );
     return byId(ctx, id);
   });

@@ -83,7 +83,10 @@ function cut(text: string, n = 200): string {
   return text.length > n ? `${text.slice(0, n)}…` : text;
 }
 
-/** The judge's messages for one run (the layout of types.ts: a system message, then headed sections). */
+/**
+ * The judge's messages for one run (the layout of types.ts: a system message, then headed sections). Without a
+ * reference its section is left empty.
+ */
 export function judgeMessages(rubric: string, input: EvaluationInput, answer: string, reference: string | null): { role: 'system' | 'user'; content: string }[] {
   const inputText = (() => {
     const values = Object.values(input.inputs);
@@ -95,7 +98,7 @@ export function judgeMessages(rubric: string, input: EvaluationInput, answer: st
   const user = [
     JUDGE_HEADINGS.rubric, rubric.trim(), '',
     JUDGE_HEADINGS.input, inputText, '',
-    JUDGE_HEADINGS.reference, reference ?? '(none)', '',
+    JUDGE_HEADINGS.reference, reference ?? '', '',
     JUDGE_HEADINGS.answer, answer,
   ].join('\n');
   return [

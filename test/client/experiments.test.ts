@@ -97,7 +97,7 @@ describe('experiments: run a prompt over a dataset, read it back', function () {
   let ds: { id: string; name: string };
   let outcome: RunOutcome;
   const progress: RunProgress[] = [];
-  /** Whether the local model answers judge requests by its rule (else with its plain echo). */
+  /** Whether the local model answers a judge-shaped request by its rule (with {"score","comment"} JSON). */
   let judgeRule = false;
 
   before(async () => {
@@ -171,17 +171,13 @@ describe('experiments: run a prompt over a dataset, read it back', function () {
       assert.equal(score('similarity'), similarity(output, reference));
       assert.equal(score('echoes'), 1);
       const judged = mine.find((f) => f.key === 'helpfulness')!;
-      if (judgeRule) {
-        const ref = new Set(words(reference));
-        const said = new Set(words(output));
-        const found = [...ref].filter((w) => said.has(w)).length;
-        assert.equal(judged.score, Math.round((found / ref.size) * 100) / 100);
-        assert.equal(judged.comment, `local-echo judge: ${found} of ${ref.size} reference words found in the answer.`);
-      } else {
-        // The model answers with its echo: recorded as the judge's error, not a crash.
-        assert.equal(judged.score ?? null, null);
-        assert.match(judged.comment ?? '', /^The judge's answer is not \{"score": 0–1, "comment": "…"\} JSON: local-echo heard 2 messages/);
-      }
+      // The local model's judge rule (types.ts): the share of the reference's distinct words in the answer.
+      assert.ok(judgeRule, 'the local model answers judge requests by its rule');
+      const ref = new Set(words(reference));
+      const said = new Set(words(output));
+      const found = [...ref].filter((w) => said.has(w)).length;
+      assert.equal(judged.score, Math.round((found / ref.size) * 100) / 100);
+      assert.equal(judged.comment, `local-echo judge: ${found} of ${ref.size} reference words found in the answer.`);
     }
     // The contains rule splits the examples: the even ones score 1.
     assert.deepEqual(
@@ -239,16 +235,49 @@ describe('experiments: run a prompt over a dataset, read it back', function () {
     assert.ok(scores.every((r) => r.example === null && Object.values(r.runs).every((x) => x!.outputs === null)));
     assert.deepEqual(scores.map((r) => r.runs[outcome.experiment.id]!.feedback), v1.map((r) => r.runs[outcome.experiment.id]!.feedback));
 
-    // Whatever the server offers: the automatic choice reads the same rows.
+    // v2 (what the automatic choice takes on this server) reads the same rows. Tokens and cost are the exception:
+    // v2 rolls them up over the trace; v1 answers the root run's own figures, which this server leaves at 0 for a
+    // chain run (LangSmith's v1 rolls them up too).
     const auto = clientFor(srv());
-    assert.deepEqual(await auto.experiments.rows({ datasetId: ds.id, experimentIds, exampleIds: ids }), v1);
-    if (auto.experiments.v2RowsMissing) {
-      // Remembered: the next read goes to v1 straight away.
-      await auto.experiments.rows({ datasetId: ds.id, experimentIds, exampleIds: ids.slice(0, 1) });
-      assert.equal(auto.experiments.v2RowsMissing, true);
-    } else {
-      assert.deepEqual(await auto.experiments.rows({ datasetId: ds.id, experimentIds, exampleIds: ids, via: 'v2' }), v1);
+    const v2 = await auto.experiments.rows({ datasetId: ds.id, experimentIds, exampleIds: ids });
+    assert.equal(auto.experiments.v2RowsMissing, false, 'this server has the v2 rows query');
+    const sansTotals = (rows: typeof v1) =>
+      rows.map((r) => ({ ...r, runs: Object.fromEntries(Object.entries(r.runs).map(([k, x]) => [k, x && { ...x, totalTokens: null, totalCost: null }])) }));
+    assert.deepEqual(sansTotals(v2), sansTotals(v1));
+    for (const row of v2) {
+      const cell = row.runs[outcome.experiment.id]!;
+      if (cell.error) continue;
+      const llm = (await collect(ls.listRuns({ projectId: outcome.experiment.id, traceId: cell.traceId }))).filter((r) => r.run_type === 'llm');
+      assert.equal(cell.totalTokens, llm.reduce((n, r) => n + (r.total_tokens ?? 0), 0));
+      assert.ok(cell.totalTokens! > 0);
     }
+    assert.deepEqual(sansTotals(await auto.experiments.rows({ datasetId: ds.id, experimentIds, exampleIds: ids, via: 'v2' })), sansTotals(v1));
+    // More examples than one v2 page (100): the pages are followed, the order kept.
+    const many = await dataset(c, 130, false);
+    const wide = await runExperiment(c, options(srv(), many, { evaluators: EVALUATORS.slice(0, 1), concurrency: 8 }));
+    const manyIds = (await c.experiments.exampleIds({ datasetId: many.id })).reverse();
+    const wideV2 = await auto.experiments.rows({ datasetId: many.id, experimentIds: [wide.experiment.id], exampleIds: manyIds, scoresOnly: true });
+    const wideV1 = await auto.experiments.rows({ datasetId: many.id, experimentIds: [wide.experiment.id], exampleIds: manyIds, scoresOnly: true, via: 'v1' });
+    assert.deepEqual(wideV2.map((r) => r.exampleId), manyIds);
+    assert.deepEqual(sansTotals(wideV2), sansTotals(wideV1));
+    assert.ok(wideV2.every((r) => r.runs[wide.experiment.id] !== null));
+
+    // A server without the route (the request sent to a path this server does not serve, so its own 404
+    // answers): the rows come from v1, and the 404 is remembered for the next read.
+    const seen: string[] = [];
+    const withoutRoute = clientFor(srv(), {
+      fetch: ((input: string | URL | Request, init?: RequestInit) => {
+        const url = String(input).replace('/experiment-runs', '/experiment-runs-unknown');
+        seen.push(new URL(url).pathname);
+        return fetch(url, init);
+      }) as typeof fetch,
+    });
+    assert.deepEqual(await withoutRoute.experiments.rows({ datasetId: ds.id, experimentIds, exampleIds: ids }), v1);
+    assert.equal(withoutRoute.experiments.v2RowsMissing, true);
+    const asked = seen.length;
+    await withoutRoute.experiments.rows({ datasetId: ds.id, experimentIds, exampleIds: ids });
+    assert.ok(!seen.slice(asked).some((p) => p.includes('/experiment-runs')), 'the v2 route is not asked again');
+    assert.ok(seen.filter((p) => p.includes('/experiment-runs')).length === 1);
     // An example no experiment ran: a row without runs.
     const lone = await c.examples.create({ datasetId: ds.id, examples: [{ inputs: { question: 'new' }, outputs: { answer: 'x' } }] });
     const rows = await c.experiments.rows({ datasetId: ds.id, experimentIds, exampleIds: [lone.example_ids[0]!], via: 'v1' });

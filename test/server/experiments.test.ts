@@ -253,6 +253,15 @@ describe('experiments: v2 experiment-runs and experiment stats', function () {
     assert.deepEqual(desc, [...desc].sort((x, y) => y - x));
   });
 
+  it('keeps a dataset’s baseline experiment (PATCH baseline_experiment_id, read back on the dataset)', async () => {
+    assert.equal((await rawRequest(srv(), 'GET', `/datasets/${datasetId}`)).body.baseline_experiment_id, null);
+    const patched = await rawRequest(srv(), 'PATCH', `/datasets/${datasetId}`, { baseline_experiment_id: experiments[1]!.id });
+    assert.equal(patched.status, 200);
+    assert.equal(patched.body.baseline_experiment_id, experiments[1]!.id);
+    assert.equal(((await c.readDataset({ datasetId })) as { baseline_experiment_id?: string }).baseline_experiment_id, experiments[1]!.id);
+    assert.equal((await rawRequest(srv(), 'PATCH', `/datasets/${datasetId}`, { baseline_experiment_id: crypto.randomUUID() })).status, 404);
+  });
+
   it('keeps pairwise feedback to the comparative experiment asked for', async () => {
     const [a, b] = experiments;
     const comparative = await c.createComparativeExperiment({ name: 'a-vs-b', experimentIds: [a!.id, b!.id], referenceDatasetId: datasetId } as any);
@@ -282,6 +291,10 @@ describe('experiments: v2 experiment-runs and experiment stats', function () {
     assert.equal((await experimentRuns(srv(), theirs.body.id, { experiment_ids: ids })).status, 404);
     const stats = (await rawRequest(srv(), 'GET', `/sessions?reference_dataset=${datasetId}&include_stats=true`, undefined, { apiKey: other })).body;
     assert.deepEqual(stats, []);
+    // Their dataset's baseline cannot be this workspace's experiment.
+    const baseline = await rawRequest(srv(), 'PATCH', `/datasets/${theirs.body.id}`, { baseline_experiment_id: ids[0] }, { apiKey: other });
+    assert.equal(baseline.status, 404);
+    assert.equal((await rawRequest(srv(), 'GET', `/datasets/${theirs.body.id}`, undefined, { apiKey: other })).body.baseline_experiment_id, null);
   });
 
   it('reads 1,000 examples × 3 experiments in pages of 100, every run once', async () => {
@@ -339,6 +352,7 @@ describe('experiments: the demo data', function () {
       assert.deepEqual(Object.keys(s.feedback_stats).sort(), ['contains', 'helpfulness', 'similarity']);
       assert.ok(s.total_tokens > 0 && s.latency_p50 > 0);
     }
+    assert.equal(dataset.baseline_experiment_id, v1.id, 'v1 is the baseline');
     assert.equal(v1.error_rate, 0);
     assert.equal(v2.error_rate, 1 / v2.run_count, 'one errored run in v2');
 

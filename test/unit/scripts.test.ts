@@ -25,6 +25,7 @@ const HELP_RUNS: Record<string, { args: string[]; says: RegExp }> = {
   'bench:diff': { args: ['--help'], says: /10,000 modified examples/ },
   'bench:trace': { args: ['--help'], says: /a trace of 5,000 runs/ },
   'bench:review': { args: ['--help'], says: /annotation review in the real workbench/ },
+  'bench:experiment': { args: ['--help'], says: /500 examples on the local model at concurrency 8/ },
   'bench:compare': { args: ['--help'], says: /1,000 examples × 3 experiments/ },
 };
 /** Scripts with no help mode: only what they name is checked. */

@@ -1,6 +1,6 @@
 // Reading experiments: the experiment projects of a dataset with their figures, a dataset's example ids, and the
 // rows of a comparison (each example with every experiment's root run and its scores). The rows come from
-// LangSmith's v2 dataset experiment-runs query (one request per 1,000 examples) where the server offers it, and
+// LangSmith's v2 dataset experiment-runs query (pages of 100 examples) where the server offers it, and
 // otherwise from v1: runs queried by experiments and reference examples, their feedback by run ids, the examples
 // by ids, each paged, never one request per run.
 import * as z from 'zod';
@@ -26,6 +26,8 @@ import { RUNS_V2_MIN_VERSION, v2Path } from './runs';
 
 /** The most examples one rows() call (and one v2 request) takes. */
 export const EXPERIMENT_ROWS_MAX_EXAMPLES = 1000;
+/** Examples per page of the v2 rows query (LangSmith's most; larger asks are refused). */
+export const EXPERIMENT_ROWS_V2_PAGE = 100;
 /** Ids per request of the v1 reads by id (examples, feedback by run): keeps the query string short. */
 const IDS_PER_REQUEST = 100;
 /** v1 reads of one rows() call in flight at once. */
@@ -268,7 +270,7 @@ export class ExperimentsResource {
           experiment_ids: o.experimentIds,
           example_ids: o.exampleIds,
           selects,
-          page_size: o.exampleIds.length,
+          page_size: Math.min(o.exampleIds.length, EXPERIMENT_ROWS_V2_PAGE),
           ...(cursor ? { cursor } : {}),
         },
         action: 'read experiment rows',
