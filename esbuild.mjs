@@ -47,6 +47,8 @@ const APART = {
   csv: { entry: 'src/common/csv.ts', lazy: true },
   // Prompt files: the prompt-file engine (YAML, manifests, sync), loaded when a prompt file is first seen.
   promptFile: { entry: 'src/prompts/engine/index.ts', lazy: true },
+  // Experiments: the evaluators and the runner, loaded when an experiment is run or an evaluators file is seen.
+  experiments: { entry: 'src/experiments/index.ts', lazy: true },
 };
 const apartFile = (entry) => (entry.includes('/') ? path.resolve(entry) : entry);
 
