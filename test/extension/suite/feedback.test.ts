@@ -278,7 +278,7 @@ describe('feedback, experiments, queue and project edits', function () {
     it('refuses an empty comparison name and creates nothing', async () => {
       const nodes = [await projectNode('demo-qa-experiment-1'), await projectNode('ext-test-experiment-2')];
       const before = await comparisons();
-      const { script } = await run('langsmith.compareExperiments', [{ input: '  ' }], nodes[0], nodes);
+      const { script } = await run('langsmith.saveComparison', [{ input: '  ' }], nodes[0], nodes);
       assert.deepEqual(script.rejected, ['Give the comparison a name.']);
       assert.deepEqual(await comparisons(), before);
     });
@@ -286,7 +286,7 @@ describe('feedback, experiments, queue and project edits', function () {
     it('compares two experiments of the same dataset, named after them by default', async () => {
       const nodes = [await projectNode('demo-qa-experiment-1'), await projectNode('ext-test-experiment-2')];
       const { script, errors } = await run(
-        'langsmith.compareExperiments',
+        'langsmith.saveComparison',
         [{ input: 'demo-qa-experiment-1 vs ext-test-experiment-2' }, { input: 'made by a test' }],
         nodes[0],
         nodes,
