@@ -262,6 +262,23 @@ describe('experiments: run a prompt over a dataset, read it back', function () {
     assert.deepEqual(sansTotals(wideV2), sansTotals(wideV1));
     assert.ok(wideV2.every((r) => r.runs[wide.experiment.id] !== null));
 
+    // The index of a comparison: every example with scores only, paged over the dataset on v2 (two requests for 130
+    // examples, no listing of ids), the same set of rows as v1; a limit says whether there are more.
+    const before = auto.http.stats.requests;
+    const indexV2 = await auto.experiments.index({ datasetId: many.id, experimentIds: [wide.experiment.id], limit: 1000 });
+    assert.equal(auto.http.stats.requests - before, 2, 'two pages of 100');
+    assert.equal(indexV2.more, false);
+    const indexV1 = await auto.experiments.index({ datasetId: many.id, experimentIds: [wide.experiment.id], limit: 1000, via: 'v1' });
+    const byId = (rows: typeof v1) => sansTotals([...rows].sort((a, b) => a.exampleId.localeCompare(b.exampleId)));
+    assert.deepEqual(byId(indexV2.rows), byId(indexV1.rows));
+    assert.deepEqual(byId(indexV2.rows), byId(wideV1));
+    const cut = await auto.experiments.index({ datasetId: many.id, experimentIds: [wide.experiment.id], limit: 120 });
+    assert.equal(cut.rows.length, 120);
+    assert.equal(cut.more, true);
+    const cutV1 = await auto.experiments.index({ datasetId: many.id, experimentIds: [wide.experiment.id], limit: 120, via: 'v1' });
+    assert.equal(cutV1.rows.length, 120);
+    assert.equal(cutV1.more, true);
+
     // A server without the route (the request sent to a path this server does not serve, so its own 404
     // answers): the rows come from v1, and the 404 is remembered for the next read.
     const seen: string[] = [];

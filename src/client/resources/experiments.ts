@@ -49,6 +49,15 @@ export interface ExampleIdsOptions {
   signal?: AbortSignal;
 }
 
+export interface ExperimentIndexOptions {
+  datasetId: string;
+  experimentIds: string[];
+  /** At most this many examples; `more` says whether the dataset has others. */
+  limit: number;
+  via?: 'auto' | 'v1' | 'v2';
+  signal?: AbortSignal;
+}
+
 export interface ExperimentRowsOptions {
   datasetId: string;
   experimentIds: string[];
@@ -258,61 +267,112 @@ export class ExperimentsResource {
     return this.v2Missing;
   }
 
+  /**
+   * Every example of the dataset (up to `limit`) with each experiment's root run, scores only: what a comparison
+   * marks and counts. On v2 it pages the experiment-runs query over the whole dataset (one request per 100
+   * examples, no separate listing of ids); on v1 it lists the ids, then reads the rows.
+   */
+  async index(o: ExperimentIndexOptions): Promise<{ rows: ExperimentRow[]; more: boolean }> {
+    assertUuid(o.datasetId, 'datasetId');
+    if (!o.experimentIds.length) throw new LangSmithValidationError('At least one experiment is required');
+    for (const id of o.experimentIds) assertUuid(id, 'experimentId');
+    const via = o.via ?? 'auto';
+    if (via === 'v2' || (via === 'auto' && !this.v2Missing && (await this.ctx.versionAtLeast(RUNS_V2_MIN_VERSION, o.signal)))) {
+      try {
+        return await this.indexV2(o);
+      } catch (e) {
+        if (via === 'v2' || !routeMissing(e)) throw e;
+        this.v2Missing = true;
+      }
+    }
+    const ids = await this.exampleIds({ datasetId: o.datasetId, limit: o.limit + 1, signal: o.signal });
+    const wanted = ids.slice(0, o.limit);
+    const rows: ExperimentRow[] = [];
+    for (const part of chunks(wanted, EXPERIMENT_ROWS_MAX_EXAMPLES)) {
+      rows.push(...(await this.rowsV1({ datasetId: o.datasetId, experimentIds: o.experimentIds, exampleIds: part, scoresOnly: true, signal: o.signal })));
+    }
+    return { rows, more: ids.length > o.limit };
+  }
+
+  private async indexV2(o: ExperimentIndexOptions): Promise<{ rows: ExperimentRow[]; more: boolean }> {
+    const rows: ExperimentRow[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const res = await this.queryV2(o.datasetId, {
+        experiment_ids: o.experimentIds,
+        selects: [...V2_RUN_SELECTS],
+        page_size: Math.max(1, Math.min(EXPERIMENT_ROWS_V2_PAGE, o.limit - rows.length)),
+        ...(cursor ? { cursor } : {}),
+      }, o.signal);
+      for (const item of res.items) rows.push(this.rowOfV2(item, o.experimentIds, true));
+      cursor = res.next_cursor ?? undefined;
+      if (!cursor) return { rows, more: false };
+      if (rows.length >= o.limit) return { rows, more: true };
+    }
+  }
+
+  private queryV2(datasetId: string, json: Record<string, unknown>, signal?: AbortSignal) {
+    return this.ctx.http.request({
+      method: 'POST',
+      path: v2Path(this.ctx.http.apiUrl, `datasets/${seg(datasetId, 'datasetId')}/experiment-runs`),
+      json,
+      action: 'read experiment rows',
+      schema: ExperimentRunsV2ResponseSchema,
+      idempotent: true,
+      signal,
+    });
+  }
+
   private async rowsV2(o: ExperimentRowsOptions): Promise<ExperimentRow[]> {
     const selects = o.scoresOnly ? [...V2_RUN_SELECTS] : [...V2_RUN_SELECTS, 'OUTPUTS'];
-    const wanted = new Set(o.experimentIds.map((e) => e.toLowerCase()));
     const byExample = new Map<string, ExperimentRow>();
     const items = cursorPaged(async (cursor) => {
-      const res = await this.ctx.http.request({
-        method: 'POST',
-        path: v2Path(this.ctx.http.apiUrl, `datasets/${seg(o.datasetId, 'datasetId')}/experiment-runs`),
-        json: {
-          experiment_ids: o.experimentIds,
-          example_ids: o.exampleIds,
-          selects,
-          page_size: Math.min(o.exampleIds.length, EXPERIMENT_ROWS_V2_PAGE),
-          ...(cursor ? { cursor } : {}),
-        },
-        action: 'read experiment rows',
-        schema: ExperimentRunsV2ResponseSchema,
-        idempotent: true,
-        signal: o.signal,
-      });
+      const res = await this.queryV2(o.datasetId, {
+        experiment_ids: o.experimentIds,
+        example_ids: o.exampleIds,
+        selects,
+        page_size: Math.min(o.exampleIds.length, EXPERIMENT_ROWS_V2_PAGE),
+        ...(cursor ? { cursor } : {}),
+      }, o.signal);
       return { items: res.items, next: res.next_cursor };
     });
-    for await (const item of items) {
-      const runs: Record<string, ExperimentRun | null> = {};
-      for (const e of o.experimentIds) runs[e] = null;
-      for (const r of item.runs ?? []) {
-        const project = r.project_id?.toLowerCase();
-        const key = o.experimentIds.find((e) => e.toLowerCase() === project);
-        if (!project || !wanted.has(project) || !key || runs[key]) continue;
-        const start = time(r.start_time);
-        const end = time(r.end_time);
-        const latency = numberOrNull(r.latency_seconds);
-        const feedback: Record<string, RunScore> = {};
-        for (const [k, s] of Object.entries(r.feedback_stats ?? {})) {
-          const values = isRecord(s.values) ? Object.entries(s.values).sort((a, b) => (numberOrNull(b[1]) ?? 0) - (numberOrNull(a[1]) ?? 0)) : [];
-          feedback[k] = { score: numberOrNull(s.avg), value: values[0]?.[0] ?? null, comment: s.comments?.[0] ?? null };
-        }
-        runs[key] = {
-          id: r.id,
-          traceId: r.trace_id ?? r.id,
-          outputs: o.scoresOnly ? null : (r.outputs ?? null),
-          error: r.error ?? null,
-          latencyMs: latency !== null ? Math.round(latency * 1000) : start !== null && end !== null ? end - start : null,
-          totalTokens: numberOrNull(r.total_tokens),
-          totalCost: numberOrNull(r.total_cost),
-          feedback,
-        };
-      }
-      byExample.set(item.id.toLowerCase(), {
-        exampleId: item.id,
-        example: o.scoresOnly ? null : { inputs: item.inputs ?? {}, outputs: item.outputs ?? null, metadata: item.metadata ?? null },
-        runs,
-      });
-    }
+    for await (const item of items) byExample.set(item.id.toLowerCase(), this.rowOfV2(item, o.experimentIds, o.scoresOnly ?? false));
     return this.ordered(o, byExample);
+  }
+
+  /** One item of the v2 experiment-runs answer as a row: the first root run of each asked-for experiment. */
+  private rowOfV2(item: z.infer<typeof ExperimentRunsV2ResponseSchema>['items'][number], experimentIds: string[], scoresOnly: boolean): ExperimentRow {
+    const wanted = new Set(experimentIds.map((e) => e.toLowerCase()));
+    const runs: Record<string, ExperimentRun | null> = {};
+    for (const e of experimentIds) runs[e] = null;
+    for (const r of item.runs ?? []) {
+      const project = r.project_id?.toLowerCase();
+      const key = experimentIds.find((e) => e.toLowerCase() === project);
+      if (!project || !wanted.has(project) || !key || runs[key]) continue;
+      const start = time(r.start_time);
+      const end = time(r.end_time);
+      const latency = numberOrNull(r.latency_seconds);
+      const feedback: Record<string, RunScore> = {};
+      for (const [k, s] of Object.entries(r.feedback_stats ?? {})) {
+        const values = isRecord(s.values) ? Object.entries(s.values).sort((a, b) => (numberOrNull(b[1]) ?? 0) - (numberOrNull(a[1]) ?? 0)) : [];
+        feedback[k] = { score: numberOrNull(s.avg), value: values[0]?.[0] ?? null, comment: s.comments?.[0] ?? null };
+      }
+      runs[key] = {
+        id: r.id,
+        traceId: r.trace_id ?? r.id,
+        outputs: scoresOnly ? null : (r.outputs ?? null),
+        error: r.error ?? null,
+        latencyMs: latency !== null ? Math.round(latency * 1000) : start !== null && end !== null ? end - start : null,
+        totalTokens: numberOrNull(r.total_tokens),
+        totalCost: numberOrNull(r.total_cost),
+        feedback,
+      };
+    }
+    return {
+      exampleId: item.id,
+      example: scoresOnly ? null : { inputs: item.inputs ?? {}, outputs: item.outputs ?? null, metadata: item.metadata ?? null },
+      runs,
+    };
   }
 
   private async rowsV1(o: ExperimentRowsOptions): Promise<ExperimentRow[]> {

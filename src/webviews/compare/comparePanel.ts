@@ -32,7 +32,7 @@ import { setDraft } from '../../views/documents';
 import type { PanelApp, PanelServices } from '../panels';
 import { reported } from '../reported';
 import { csvOf, experimentOf, feedbackKeys, indexRow, jsonlOf, rowContent, valueText } from './compareData';
-import { exampleIds, experimentRows, readExperiments } from './experimentReads';
+import { experimentRows, readExperiments } from './experimentReads';
 
 /** Rows whose contents come with the ready answer (the first screen and a little more). */
 const FIRST_ROWS = 50;
@@ -119,21 +119,21 @@ export class CompareSession {
   async state(signal: AbortSignal): Promise<CompareState> {
     const { datasetId, experimentIds } = this.key;
     try {
-      const [dataset, summaries, ids] = await Promise.all([
+      const [dataset, summaries, indexed] = await Promise.all([
         this.call((c) => c.datasets.read({ datasetId, signal })),
         this.call((c) => readExperiments(c, experimentIds, signal)),
-        this.call((c) => exampleIds(c, datasetId, MAX_INDEXED + 1, signal)),
+        // Every example with each experiment's scores: one request per 100 examples on v2.
+        this.call((c) => c.experiments.index({ datasetId, experimentIds, limit: MAX_INDEXED, signal })),
       ]);
       const problem = otherDatasetProblem(datasetId, summaries);
       if (problem) return { kind: 'problem', problem: { code: 'failed', message: problem.slice(0, 2000) } };
       this.summaries = summaries;
       this.datasetName = dataset.name;
-      const indexIds = ids.slice(0, MAX_INDEXED);
-      const first = indexIds.slice(0, FIRST_ROWS);
+      const scores = indexed.rows;
+      const first = scores.slice(0, FIRST_ROWS).map((r) => r.exampleId);
       const keys = feedbackKeys(summaries);
-      const [configs, scores, firstRows, links] = await Promise.all([
+      const [configs, firstRows, links] = await Promise.all([
         keys.length ? this.call((c) => c.feedbackConfigs.read(keys, { signal })) : Promise.resolve(new Map()),
-        this.call((c) => experimentRows(c, { datasetId, experimentIds, exampleIds: indexIds, scoresOnly: true, signal })),
         first.length ? this.call((c) => experimentRows(c, { datasetId, experimentIds, exampleIds: first, scoresOnly: false, signal })) : Promise.resolve([]),
         this.links(signal),
       ]);
@@ -161,7 +161,7 @@ export class CompareSession {
         keys: feedback,
         baselineId: this.baseline((dataset as { baseline_experiment_id?: unknown }).baseline_experiment_id),
         index,
-        indexTruncated: ids.length > MAX_INDEXED,
+        indexTruncated: indexed.more,
         rows: firstRows.filter((r) => this.indexed.has(r.exampleId)).map((r) => rowContent(r, experimentIds)),
         mac: process.platform === 'darwin',
       };

@@ -19,11 +19,6 @@ export async function readExperiments(client: LangSmithClient, ids: string[], si
   return client.experiments.read({ ids, signal });
 }
 
-/** The ids of the dataset's examples in its order, up to `limit`. */
-export async function exampleIds(client: LangSmithClient, datasetId: string, limit: number, signal?: AbortSignal): Promise<string[]> {
-  return client.experiments.exampleIds({ datasetId, limit, signal });
-}
-
 /** Rows for these examples, in the order asked; `scoresOnly` leaves out inputs and outputs. */
 export async function experimentRows(
   client: LangSmithClient,
