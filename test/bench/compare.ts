@@ -329,6 +329,13 @@ function cpuIn(t: MainThread, from: number, to: number): number {
   return sum;
 }
 
+/** Own CPU time per event name of the slices that started in [from, to). */
+function own(t: MainThread, from: number, to: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const x of t.slices) if (x.start >= from && x.start < to && x.self > 0) byName.set(x.name, (byName.get(x.name) ?? 0) + x.self);
+  return byName;
+}
+
 interface TraceFigures {
   /** Main-thread CPU from the navigation to the first rows painted. */
   firstRowsCpu: number;
@@ -337,6 +344,8 @@ interface TraceFigures {
   /** Own CPU time per kind and per event name over the scroll. */
   byKind: Record<Kind, number>;
   byName: Map<string, number>;
+  /** Own CPU time per event name up to the first rows. */
+  firstByName: Map<string, number>;
   threadTimes: boolean;
 }
 
@@ -348,14 +357,10 @@ function figures(events: TraceEvent[], firstRowsPainted: number, s: ScrollResult
   const at = s.stamps.map((x) => scrolled.origin + x);
   const frameCpu = at.slice(1).map((t, i) => cpuIn(scrolled, at[i]!, t));
   const byKind = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>;
-  const byName = new Map<string, number>();
-  const [from, to] = [at[0]!, at[at.length - 1]!];
-  for (const x of scrolled.slices) {
-    if (x.start < from || x.start >= to || x.self <= 0) continue;
-    byKind[kindOf(x.name)] += x.self;
-    byName.set(x.name, (byName.get(x.name) ?? 0) + x.self);
-  }
-  return { firstRowsCpu, frameCpu, byKind, byName, threadTimes: load.threadTimes && scrolled.threadTimes };
+  const byName = own(scrolled, at[0]!, at[at.length - 1]!);
+  for (const [name, cpu] of byName) byKind[kindOf(name)] += cpu;
+  const firstByName = own(load, load.origin, load.origin + firstRowsPainted);
+  return { firstRowsCpu, frameCpu, byKind, byName, firstByName, threadTimes: load.threadTimes && scrolled.threadTimes };
 }
 
 const load = () =>
@@ -449,11 +454,15 @@ async function main(): Promise<void> {
   log(`| Scroll frames whose work fits in a 60 Hz refresh | ${(fits * 100).toFixed(0)}% | — | — |`);
   log(`| Average per scroll frame | ${split} | — | — |`);
   if (top) {
-    const names = new Map<string, number>();
-    for (const t of traces) for (const [n, v] of t.byName) names.set(n, (names.get(n) ?? 0) + v);
-    log('');
-    log('Costliest events while scrolling (own CPU time per frame):');
-    for (const [n, v] of [...names].sort((a, b) => b[1] - a[1]).slice(0, 15)) log(`  ${n.padEnd(40)} ${ms(v / frames)}  (${kindOf(n)})`);
+    const costliest = (what: string, per: number, pick: (t: TraceFigures) => Map<string, number>) => {
+      const names = new Map<string, number>();
+      for (const t of traces) for (const [n, v] of pick(t)) names.set(n, (names.get(n) ?? 0) + v);
+      log('');
+      log(`Costliest events ${what}:`);
+      for (const [n, v] of [...names].sort((a, b) => b[1] - a[1]).slice(0, 15)) log(`  ${n.padEnd(40)} ${ms(v / per)}  (${kindOf(n)})`);
+    };
+    costliest('up to the first rows (own CPU time per run)', traces.length, (t) => t.firstByName);
+    costliest('while scrolling (own CPU time per frame)', frames, (t) => t.byName);
   }
 }
 
