@@ -10,9 +10,11 @@
  *                goal ≤ 1,000 ms
  *   requests     the requests the page made for the first screen and the summary (ready + compare/rows) until it
  *                has rested for a second; goal ≤ 20
- *   scroll       the grid scrolled from the top to the bottom in BENCH_SCROLL_MS, moved once per animation frame:
- *                the frame times (gaps between requestAnimationFrame callbacks) p50 and p95, the longest, frames
- *                per second, the frames that showed a row still loading, and the `compare/rows` requests it made;
+ *   scroll       the grid scrolled from the top to the bottom, moved once per animation frame by the same distance,
+ *                as a 60 Hz display shows a scroll of BENCH_SCROLL_MS (~28,000 px/s: a fling): every frame has the same
+ *                work to do however busy the machine is, and a slow frame makes the scroll take longer. The frame
+ *                times (gaps between requestAnimationFrame callbacks) p50 and p95, the longest, frames per second,
+ *                the frames that showed a row still loading, and the `compare/rows` requests it made;
  *                goal: 60 fps (frame time p95 ≤ 1.5 refreshes, 25 ms)
  *
  * Wall-clock times grow with whatever else the machine runs. So each run is also traced (Chromium's DevTools
@@ -224,14 +226,14 @@ interface ScrollResult {
   markedAt: number;
 }
 
-/** Scrolls the grid from top to bottom in SCROLL_MS, once per animation frame; then waits for the last rows. */
+/** Scrolls the grid from top to bottom in SCROLL_MS at 60 Hz, the same distance each frame; then waits for the last rows. */
 async function scroll(page: Page): Promise<ScrollResult> {
   const script = `new Promise((resolve) => {
-    const duration = ${SCROLL_MS};
+    const frames = Math.round(${SCROLL_MS} / 1000 * 60);
     const grid = document.querySelector('[data-testid="grid"]');
     const loading = () => grid.querySelector('[data-testid="inputs-pending"]') !== null;
     const stamps = [];
-    let loadingFrames = 0, start = 0, ended = 0;
+    let loadingFrames = 0, ended = 0;
     const markedAt = performance.now();
     performance.mark('bench-scroll', { startTime: markedAt });
     const settle = () => {
@@ -240,10 +242,9 @@ async function scroll(page: Page): Promise<ScrollResult> {
       resolve({ frames: stamps.length, stamps, gaps: stamps.slice(1).map((s, i) => s - stamps[i]), loadingFrames, bottomShownAfter: performance.now() - ended, markedAt });
     };
     const step = (t) => {
-      if (!start) start = t;
       stamps.push(t);
       if (loading()) loadingFrames++;
-      const p = Math.min(1, (t - start) / duration);
+      const p = Math.min(1, (stamps.length - 1) / frames);
       grid.scrollTop = p * (grid.scrollHeight - grid.clientHeight);
       if (p < 1) return requestAnimationFrame(step);
       ended = performance.now();
@@ -425,7 +426,7 @@ async function main(): Promise<void> {
   const gaps = scrolls.flatMap((x) => x.gaps);
   const p50 = percentile(gaps, 0.5);
   const p95 = percentile(gaps, 0.95);
-  const fps = median(scrolls.map((x) => (x.frames - 1) / (SCROLL_MS / 1000)));
+  const fps = median(scrolls.map((x) => (x.frames - 1) / ((x.stamps[x.stamps.length - 1]! - x.stamps[0]!) / 1000)));
   log('');
   log(`Wall clock (load average ${loads[0]} at the start, ${loads[loads.length - 1]} at the end, ${os.cpus().length} cores):`);
   log('');
@@ -433,7 +434,8 @@ async function main(): Promise<void> {
   log(`|---|---|---|---|`);
   log(`| First rows painted after the panel's page starts loading (${EXAMPLES.toLocaleString('en')} × ${EXPERIMENTS}) | ${ms(median(firstRows))} | ${ms(Math.max(...firstRows))} | ≤ ${GOALS.firstRowsMs} ms ${Math.max(...firstRows) <= GOALS.firstRowsMs ? '✓' : '✗'} |`);
   log(`| Requests for the first screen and summary (ready + compare/rows) | ${median(firstRequests)} | ${Math.max(...firstRequests)} | ≤ ${GOALS.requests} ${Math.max(...firstRequests) <= GOALS.requests ? '✓' : '✗'} |`);
-  log(`| Frames during a ${SCROLL_MS / 1000} s scroll top to bottom | ${median(scrolls.map((x) => x.frames))} (${fps.toFixed(0)} fps) | ${Math.min(...scrolls.map((x) => x.frames))} | 60 fps |`);
+  const seconds = scrolls.map((x) => (x.stamps[x.stamps.length - 1]! - x.stamps[0]!) / 1000);
+  log(`| Frames per second scrolling top to bottom (${median(scrolls.map((x) => x.frames))} frames, ${SCROLL_MS / 1000} s at 60 fps) | ${fps.toFixed(0)} fps (${median(seconds).toFixed(1)} s) | ${Math.max(...seconds).toFixed(1)} s | 60 fps |`);
   log(`| Frame time while scrolling, p50 / p95 (all runs) | ${ms(p50)} / ${ms(p95)} | max ${ms(Math.max(...gaps))} | p95 ≤ ${GOALS.p95FrameMs} ms ${p95 <= GOALS.p95FrameMs ? '✓' : '✗'} |`);
   log(`| Frames that showed a row still loading | ${median(scrolls.map((x) => x.loadingFrames))} of ${median(scrolls.map((x) => x.frames))} | ${Math.max(...scrolls.map((x) => x.loadingFrames))} | — |`);
   log(`| compare/rows requests during the scroll | ${median(scrolls.map((x) => x.asks))} | ${Math.max(...scrolls.map((x) => x.asks))} | — |`);
