@@ -28,7 +28,7 @@
  *
  * Options: BENCH_RUNS=5 · BENCH_EXAMPLES=1000 · BENCH_EXPERIMENTS=3 · BENCH_FIRST_ROWS=50 · BENCH_SCROLL_MS=5000 ·
  *          BENCH_HOST_MS=0 (delay of the fake host's row answers) · BENCH_CPU_SLOWDOWN=1 · BENCH_TRACE=0 (no
- *          trace, no CPU figures) · --top (the trace's costliest events while scrolling) · --no-build · --help
+ *          trace, no CPU figures) · --top (the trace's costliest events, to the first rows and scrolling) · --no-build · --help
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
