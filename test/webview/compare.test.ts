@@ -333,6 +333,13 @@ describe('webview: experiment comparison', function () {
     const app = await open('compare', { handlers: host(f) });
     await ready(app);
     const p = app.page;
+    // A row's buttons are there while it is selected (the first, at the start) or under the mouse.
+    const buttons = (r: number) => p.locator(`[data-testid="row"][data-row="${r}"]`).locator('[data-testid="diff"], [data-testid="trace"], [data-testid="open-example"], [data-testid="expand"]');
+    assert.equal(await buttons(0).count(), 2 + 3 + 2, 'the selected row: Example, More, Trace in each cell, Diff in the two beside the baseline');
+    assert.equal(await buttons(2).count(), 0, 'a row neither selected nor hovered has no buttons');
+    await p.locator('[data-testid="row"][data-row="2"] [data-testid="inputs"]').hover();
+    await buttons(2).first().waitFor();
+    assert.equal(await buttons(2).count(), 7);
     await p.locator('[data-testid="row"][data-row="2"] [data-testid="cell"][data-experiment="1"] [data-testid="diff"]').click();
     await p.getByTestId('status').getByText('Opened beside.').waitFor();
     const row2 = f.state.index[2]!;
@@ -350,6 +357,11 @@ describe('webview: experiment comparison', function () {
     await p.keyboard.press('ArrowRight');
     assert.equal(await p.locator('.cmp-cell-selected').getAttribute('id'), 'cmp-cell-4-2');
     assert.equal(await p.getByTestId('grid').getAttribute('aria-activedescendant'), 'cmp-cell-4-2');
+    // The selected cell has its buttons (and its output's tooltip), whichever row the mouse is on.
+    await p.mouse.move(0, 0);
+    assert.equal(await p.locator('#cmp-cell-4-2 [data-testid="trace"]').count(), 1);
+    assert.equal(await p.locator('[data-testid="row"][data-row="4"] [data-testid="output"]').nth(2).getAttribute('title'), f.contents.get(f.state.index[4]!.exampleId)!.cells[EXP[2]!]!.output);
+    assert.equal(await buttons(2).count(), 0, 'the row left behind has none');
     await p.keyboard.press('Enter');
     await eventually(() => assert.deepEqual(app.requests('compare/act')[4], { action: 'diff', exampleId: f.state.index[4]!.exampleId, experimentId: EXP[0], otherId: EXP[2] }));
     await p.keyboard.press('o');

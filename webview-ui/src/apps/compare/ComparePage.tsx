@@ -7,9 +7,9 @@ import { Act, Changed, Export, Reload, SetBaseline, type CompareState } from '..
 import { useAppState, useDraft, useNotification, useRequest } from '../../common/app';
 import { Banner, TextButton, ToggleButton } from '../../common/components';
 import { Grid, type CellAction, type Selection } from './Grid';
-import { ALL, analyse, own, DATASET_ORDER, reviveFilter, reviveSort, visibleRows, type Filter, type Sort } from './model';
+import { ALL, analyse, formatInt, own, DATASET_ORDER, reviveFilter, reviveSort, visibleRows, type Filter, type Sort } from './model';
 import { Summary } from './Summary';
-import { useRowContents } from './useRowContents';
+import { RowFetcher, useRowContents, useRowsStatus, type RowContents } from './useRowContents';
 
 type Comparison = Extract<CompareState, { kind: 'compare' }>;
 
@@ -150,7 +150,7 @@ export function ComparePage({ state }: { state: Comparison }) {
     const result = await exporter.run({ format, exampleIds, baselineId }, { timeoutMs: 600_000 });
     if (!result.ok) return failed(result);
     const { message, path, rows } = result.value;
-    setStatus(message ?? (path === null ? 'Export cancelled.' : `Exported ${rows.toLocaleString('en-US')} ${rows === 1 ? 'row' : 'rows'}.`));
+    setStatus(message ?? (path === null ? 'Export cancelled.' : `Exported ${formatInt(rows)} ${rows === 1 ? 'row' : 'rows'}.`));
   }
 
   function applyFilter(f: Filter) {
@@ -253,7 +253,7 @@ export function ComparePage({ state }: { state: Comparison }) {
         </div>
         {state.indexTruncated && (
           <Banner tone="warning" data-testid="truncated">
-            The dataset has more examples than a comparison holds: compared on its first {index.length.toLocaleString('en-US')}.
+            The dataset has more examples than a comparison holds: compared on its first {formatInt(index.length)}.
           </Banner>
         )}
         {help && <KeysHelp onClose={() => setHelp(false)} />}
@@ -274,7 +274,7 @@ export function ComparePage({ state }: { state: Comparison }) {
             const pressed = filter.kind === f.kind && filter.experimentId === null;
             return (
               <ToggleButton key={f.kind} pressed={pressed} onToggle={() => applyFilter({ kind: f.kind, experimentId: null, key: null })} data-testid={`filter-${f.kind}`}>
-                {f.label} <span className="lsw-muted">{n.toLocaleString('en-US')}</span>
+                {f.label} <span className="lsw-muted">{formatInt(n)}</span>
               </ToggleButton>
             );
           })}
@@ -333,16 +333,8 @@ export function ComparePage({ state }: { state: Comparison }) {
           {error}
         </Banner>
       )}
-      {contents.error !== undefined && (
-        <div className="cmp-rows-error">
-          <Banner tone="error" data-testid="rows-error">
-            {contents.error}
-          </Banner>
-          <TextButton onClick={contents.retry} data-testid="rows-retry">
-            Retry
-          </TextButton>
-        </div>
-      )}
+      <RowFetcher store={contents} />
+      <RowsError contents={contents} />
       {order.length === 0 ? (
         <p className="cmp-empty" data-testid="empty">
           {index.length === 0 ? 'The dataset has no examples.' : 'No rows match this filter.'}
@@ -370,8 +362,24 @@ export function ComparePage({ state }: { state: Comparison }) {
   );
 }
 
+/** A row request that failed, with Retry (subscribed to the rows' status: the page does not re-render for it). */
+function RowsError({ contents }: { contents: RowContents }) {
+  const { error } = useRowsStatus(contents);
+  if (error === undefined) return null;
+  return (
+    <div className="cmp-rows-error">
+      <Banner tone="error" data-testid="rows-error">
+        {error}
+      </Banner>
+      <TextButton onClick={contents.retry} data-testid="rows-retry">
+        Retry
+      </TextButton>
+    </div>
+  );
+}
+
 function describeFilter(f: Filter, experiments: readonly { id: string; name: string }[], n: number): string {
-  const rows = `${n.toLocaleString('en-US')} ${n === 1 ? 'row' : 'rows'}`;
+  const rows = `${formatInt(n)} ${n === 1 ? 'row' : 'rows'}`;
   if (f.kind === 'all') return rows;
   const name = f.experimentId === null ? null : experiments.find((x) => x.id === f.experimentId)?.name ?? '';
   const what = { regressions: 'regressed', improvements: 'improved', errors: 'errored' }[f.kind];

@@ -3,7 +3,7 @@
 // tokens and cost. Colour says the direction, the ▲ ▼ and the words say it too.
 import type { Experiment, FeedbackKey } from '../../../../src/protocol/compare';
 import { TextButton } from '../../common/components';
-import { changeOf, formatCost, formatCount, formatDelta, formatPercent, formatScore, formatSeconds, markOf, MARK_GLYPH, MARK_TEXT, own, type Analysis, type Filter } from './model';
+import { changeOf, formatCost, formatCount, formatDelta, formatInt, formatPercent, formatScore, formatSeconds, markOf, MARK_GLYPH, MARK_TEXT, own, type Analysis, type Filter } from './model';
 
 interface Props {
   experiments: readonly Experiment[];
@@ -59,7 +59,7 @@ export function Summary({ experiments, keys, analysis, baselineId, onBaseline, o
                     </span>
                   )}
                   <span className="cmp-meta lsw-muted">
-                    {x.runCount.toLocaleString('en-US')} {x.runCount === 1 ? 'run' : 'runs'}
+                    {formatInt(x.runCount)} {x.runCount === 1 ? 'run' : 'runs'}
                     {x.url !== null && (
                       <>
                         {' · '}
@@ -91,7 +91,7 @@ export function Summary({ experiments, keys, analysis, baselineId, onBaseline, o
                       <span className="cmp-avg" data-testid="avg">
                         {formatScore(fb?.avg)}
                       </span>{' '}
-                      {fb && <span className="lsw-muted">(n={fb.n.toLocaleString('en-US')})</span>}
+                      {fb && <span className="lsw-muted">(n={formatInt(fb.n)})</span>}
                       {mark !== null && change !== null && (
                         <span className={`cmp-delta cmp-${mark}`} data-testid="delta" data-mark={mark}>
                           {' '}
@@ -113,7 +113,7 @@ export function Summary({ experiments, keys, analysis, baselineId, onBaseline, o
                     <>
                       {' '}
                       <TextButton onClick={() => onFilter({ kind: 'errors', experimentId: x.id, key: null })} data-testid="summary-errors" title="Show the rows where this experiment's run errored">
-                        {counts.errors.toLocaleString('en-US')} {counts.errors === 1 ? 'row' : 'rows'}
+                        {formatInt(counts.errors)} {counts.errors === 1 ? 'row' : 'rows'}
                       </TextButton>
                     </>
                   )}
@@ -137,8 +137,8 @@ export function CountButton({ kind, n, onClick, testId, short }: { kind: 'regres
   const mark = kind === 'regressions' ? 'worse' : 'better';
   const word = kind === 'regressions' ? (n === 1 ? 'regression' : 'regressions') : n === 1 ? 'improvement' : 'improvements';
   return (
-    <TextButton className={`cmp-count cmp-${mark}`} onClick={onClick} disabled={n === 0} data-testid={testId} data-n={n} title={`Show the ${n.toLocaleString('en-US')} ${word}`}>
-      <span aria-hidden="true">{MARK_GLYPH[mark]}</span> {n.toLocaleString('en-US')}
+    <TextButton className={`cmp-count cmp-${mark}`} onClick={onClick} disabled={n === 0} data-testid={testId} data-n={n} title={`Show the ${formatInt(n)} ${word}`}>
+      <span aria-hidden="true">{MARK_GLYPH[mark]}</span> {formatInt(n)}
       {short ? <span className="cmp-sr"> {word}</span> : ` ${word}`}
     </TextButton>
   );

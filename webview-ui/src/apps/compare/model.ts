@@ -214,6 +214,13 @@ export function reviveSort(s: Sort | undefined, experimentIds: readonly string[]
 
 // ---- numbers as the page shows them
 
+/** One formatter for every whole number (toLocaleString makes a new one on each call: slow in a grid's rows). */
+const INTEGER = new Intl.NumberFormat('en-US');
+
+export function formatInt(x: number): string {
+  return INTEGER.format(x);
+}
+
 export function formatScore(x: number | null | undefined): string {
   if (typeof x !== 'number' || !Number.isFinite(x)) return '–';
   return Number.isInteger(x) ? String(x) : x.toFixed(Math.abs(x) >= 100 ? 1 : 3).replace(/\.?0+$/, '');
@@ -240,7 +247,7 @@ export function formatCost(x: number | null): string {
 }
 
 export function formatCount(x: number | null): string {
-  return x === null || !Number.isFinite(x) ? '–' : Math.round(x).toLocaleString('en-US');
+  return x === null || !Number.isFinite(x) ? '–' : formatInt(Math.round(x));
 }
 
 export const MARK_TEXT: Record<Mark, string> = { better: 'better', worse: 'worse', same: 'same' };
