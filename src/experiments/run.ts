@@ -6,6 +6,7 @@
 // Plain Node: no vscode import.
 import {
   DEFAULT_RECURSION_LIMIT,
+  LangSmithConflictError,
   LangSmithValidationError,
   OpenAIChatModel,
   PromptTemplate,
@@ -48,7 +49,8 @@ function fieldsOf(samples: Record<string, unknown>[]): string[] {
     }
   };
   for (const s of samples) walk(s, '', 1);
-  return [...out];
+  // In name order: the examples read come in no fixed order, and the choice should not change between two runs.
+  return [...out].sort((a, b) => a.localeCompare(b));
 }
 
 /**
@@ -118,6 +120,23 @@ function checkOptions(o: RunExperimentOptions): void {
   }
 }
 
+/** How many names `createUniquely` tries: the name, then the name with -2, -3, … */
+const NAME_TRIES = 20;
+
+/**
+ * Creates the experiment under its name, or, when a project of that name exists (two runs started in the same
+ * second), under the name with -2, -3, … appended: an experiment is always new.
+ */
+async function createUniquely<T>(name: string, create: (name: string) => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await create(n === 1 ? name : `${name}-${n}`);
+    } catch (e) {
+      if (!(e instanceof LangSmithConflictError) || n >= NAME_TRIES) throw e;
+    }
+  }
+}
+
 /**
  * Runs the prompt over the dataset's examples (of a split, at a version) as a new experiment, scores each run with
  * the evaluators, and answers the counts. Every run is traced exactly once: the tracer is flushed before the answer.
@@ -175,13 +194,15 @@ export async function runExperiment(client: LangSmithClient, options: RunExperim
     ...(options.asOf ? { dataset_version: options.asOf } : {}),
     concurrency: options.concurrency,
   };
-  const project = await client.projects.create({
-    name: options.experimentName,
-    referenceDatasetId: options.dataset.id,
-    ...(options.description ? { description: options.description } : {}),
-    metadata,
-    signal,
-  });
+  const project = await createUniquely(options.experimentName, (name) =>
+    client.projects.create({
+      name,
+      referenceDatasetId: options.dataset.id,
+      ...(options.description ? { description: options.description } : {}),
+      metadata,
+      signal,
+    }),
+  );
   const url = await client.links.project({ projectId: project.id, signal }).catch(() => null);
 
   // Sent in the background as runs end; a failed send keeps its runs queued for the final flush.

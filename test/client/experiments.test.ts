@@ -301,13 +301,25 @@ describe('experiments: run a prompt over a dataset, read it back', function () {
     assert.deepEqual(rows[0]!.runs, { [outcome.experiment.id]: null, [other.experiment.id]: null });
   });
 
+  it('makes a new experiment when the name is taken (two runs in the same second): the name gets -2, -3', async () => {
+    const small = await dataset(c, 2, false);
+    const name = unique('same-second');
+    const first = await runExperiment(c, options(srv(), small, { experimentName: name, evaluators: [] }));
+    const second = await runExperiment(c, options(srv(), small, { experimentName: name, evaluators: [] }));
+    const third = await runExperiment(c, options(srv(), small, { experimentName: name, evaluators: [] }));
+    assert.deepEqual([first.experiment.name, second.experiment.name, third.experiment.name], [name, `${name}-2`, `${name}-3`]);
+    assert.equal(new Set([first.experiment.id, second.experiment.id, third.experiment.id]).size, 3);
+    const ls = official(srv());
+    for (const o of [first, second, third]) assert.equal((await collect(ls.listRuns({ projectId: o.experiment.id, isRoot: true }))).length, 2);
+  });
+
   it('refuses bad input before any call', async () => {
     await assert.rejects(c.experiments.rows({ datasetId: ds.id, experimentIds: [], exampleIds: [] }), /At least one experiment is required/);
     const many = Array.from({ length: 1001 }, () => ds.id);
     await assert.rejects(c.experiments.rows({ datasetId: ds.id, experimentIds: [ds.id], exampleIds: many }), /At most 1000 examples/);
     await assert.rejects(c.experiments.read({ ids: ['nope'] }), /Invalid UUID for experimentId: nope/);
     await assert.rejects(runExperiment(c, options(srv(), ds, { concurrency: 0 })), /Concurrency must be a whole number from 1 to 32/);
-    await assert.rejects(runExperiment(c, options(srv(), ds, { mapping: { question: 'missing.field' } })), /No dataset input field for the prompt's variable question: map it to one of question, query/);
+    await assert.rejects(runExperiment(c, options(srv(), ds, { mapping: { question: 'missing.field' } })), /No dataset input field for the prompt's variable question: map it to one of query, question/);
     await assert.rejects(c.experiments.read({ ids: [ds.id] }), /Experiment not found/);
   });
 

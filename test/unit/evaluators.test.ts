@@ -338,7 +338,7 @@ describe('runner helpers', () => {
   };
 
   it('names the variables no input field fills, with the fields to choose from', () => {
-    assert.deepEqual(unmappedVariables(manifest, { question: 'q', meta: { style: 'dry' } }, {}), [{ variable: 'tone', fields: ['question', 'meta', 'meta.style'] }]);
+    assert.deepEqual(unmappedVariables(manifest, { question: 'q', meta: { style: 'dry' } }, {}), [{ variable: 'tone', fields: ['meta', 'meta.style', 'question'] }]);
     assert.deepEqual(unmappedVariables(manifest, [{ question: 'q' }, { question: 'r', meta: { style: 'dry' } }], { tone: 'meta.style' }), []);
     assert.deepEqual(promptValues(['question', 'tone'], { q: 'hi', meta: { style: 'dry' } }, { question: 'q', tone: 'meta.style' }), { question: 'hi', tone: 'dry' });
   });
