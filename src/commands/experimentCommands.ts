@@ -13,6 +13,7 @@ import type { EvaluatorSpec, ExperimentSummary, ModelChoice, RunOutcome } from '
 import { evaluatorsFor } from '../prompts/evaluatorsDiagnostics';
 import { editablePromptFileUri, parsePromptDocument, promptFormat } from '../prompts/promptFiles';
 import { isPromptFile } from '../prompts/engine/fileNames';
+import type { PlaygroundKey } from '../protocol/playground';
 import { DatasetNode } from '../views/datasetsView';
 import { ProjectNode } from '../views/projectsView';
 import { CommitNode, PromptNode } from '../views/promptsView';
@@ -152,11 +153,28 @@ function ownModel(settings: Record<string, unknown> | undefined): PromptToRun['m
   };
 }
 
+/** A commit shown in the playground (its key), to run as a commit picked in the Prompts view is. */
+interface PlaygroundCommit {
+  identifier: string;
+  commit: string;
+}
+
+/** What the active playground panel shows: its prompt file, or its commit; nothing when no playground is active. */
+function activePlaygroundPrompt(panels: PanelFrame): vscode.Uri | PlaygroundCommit | undefined {
+  const active = panels.panelsOf<PlaygroundKey>(Panels.playground).find((p) => p.host.panel.active);
+  if (!active) return undefined;
+  return active.key.kind === 'file' ? vscode.Uri.parse(active.key.uri) : { identifier: active.key.identifier, commit: active.key.commit };
+}
+
+function isPlaygroundCommit(arg: unknown): arg is PlaygroundCommit {
+  return typeof arg === 'object' && arg !== null && typeof (arg as PlaygroundCommit).identifier === 'string' && typeof (arg as PlaygroundCommit).commit === 'string';
+}
+
 async function promptToRun(clients: ClientService, arg: unknown): Promise<PromptToRun> {
   const format = await promptFormat();
-  if (arg instanceof CommitNode || arg instanceof PromptNode) {
+  if (arg instanceof CommitNode || arg instanceof PromptNode || isPlaygroundCommit(arg)) {
     const identifier = arg instanceof CommitNode ? arg.promptNode.identifier : arg.identifier;
-    let commit = arg instanceof CommitNode ? arg.commit.commit_hash : undefined;
+    let commit = arg instanceof CommitNode ? arg.commit.commit_hash : isPlaygroundCommit(arg) ? arg.commit : undefined;
     if (!commit) {
       commit = await clients.call(async (c) => {
         for await (const k of c.prompts.listCommits(identifier, { limit: 1 })) return k.commit_hash;
@@ -184,6 +202,11 @@ async function promptToRun(clients: ClientService, arg: unknown): Promise<Prompt
   const base = format.promptNameOfFile(uri.path);
   const name = (parsed.file.identifier ?? base).replace(/^-\//, '');
   return { name, commit: null, manifest: format.toManifest(parsed.file), model: ownModel(parsed.file.model?.settings), memoryId: `file:${uri.toString()}`, label: path.posix.basename(uri.path), file: uri };
+}
+
+function isPromptFileEditor(editor: vscode.TextEditor | undefined): boolean {
+  const uri = editor ? editablePromptFileUri(editor.document.uri.toString()) : undefined;
+  return !!uri && isPromptFile(uri.path);
 }
 
 async function pickSplit(clients: ClientService, dataset: Dataset): Promise<string | null> {
@@ -292,7 +315,9 @@ function progressLine(done: number, total: number, errored: number): string {
 
 async function runPromptOverDataset(s: ExperimentServices, arg: unknown): Promise<void> {
   const { clients } = s;
-  const prompt = await promptToRun(clients, arg);
+  // From the palette or the playground's title bar: the active prompt file editor, else the active playground's prompt.
+  const fromPlayground = arg === undefined && !isPromptFileEditor(vscode.window.activeTextEditor) ? activePlaygroundPrompt(s.panels) : undefined;
+  const prompt = await promptToRun(clients, fromPlayground ?? arg);
   const dataset = await pickDataset(clients, vscode.l10n.t('Run “{0}” over which dataset?', prompt.label));
   const split = await pickSplit(clients, dataset);
   const asOf = await pickVersion(clients, dataset);

@@ -320,4 +320,23 @@ describe('experiments', function () {
     assert.ok(requests <= 20, `${requests} requests: the goal is 20`);
     console.log(`[mocha] compare first paint: ${requests} requests, ${ms} ms for 1,000 examples × 3 experiments`);
   });
+  it('runs the prompt of the active playground from its title bar, with no argument', async () => {
+    await vscode.commands.executeCommand('langsmith.runPrompt', promptUri);
+    const playground = () => workbench.panels.panelsOf<{ kind: string; uri?: string }>(Panels.playground).find((p) => p.key.uri === promptUri.toString());
+    await waitFor(() => !!playground()?.host.panel.active, 'the playground is the active panel');
+    try {
+      assert.equal(vscode.window.activeTextEditor, undefined, 'no text editor is active: the prompt comes from the playground');
+      const before = (await experimentsOf(datasetId)).map((e) => e.id);
+      // The mapping of this prompt file and dataset is remembered from the first test: no mapping question.
+      const script = new ScriptedPrompter([{ pick: datasetName }, { pick: 'All examples' }, { pick: 'local-echo' }, { pickMany: ['contains'] }, { input: '2' }]);
+      const { errors } = await runScripted(workbench, 'langsmith.runPromptOverDataset', script);
+      assert.deepEqual(errors, []);
+      const made = (await experimentsOf(datasetId)).filter((e) => !before.includes(e.id));
+      assert.equal(made.length, 1, 'one new experiment');
+      assert.equal(made[0]!.extra?.metadata?.['prompt'], 'exp-answer', 'of the playground\'s prompt');
+      assert.equal((await rootRuns(made[0]!.id)).length, QUESTIONS.length);
+    } finally {
+      playground()?.host.dispose();
+    }
+  });
 });

@@ -25,17 +25,43 @@ const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package
 /** Evaluates the subset of `when` clauses package.json uses: `a && b`, `k == v`, `k != v`, `k =~ /re/`, `k`, `!k`. */
 function evaluate(when: string | undefined, context: Record<string, string | boolean>): boolean {
   if (!when) return true;
-  return when.split('&&').every((raw) => {
-    const term = raw.trim();
-    let m = /^([\w.]+)\s*(==|!=)\s*([\w.]+)$/.exec(term);
-    if (m) return (context[m[1]!] === m[3]) === (m[2] === '==');
-    m = /^([\w.]+)\s*=~\s*\/(.*)\/$/.exec(term);
-    if (m) return typeof context[m[1]!] === 'string' && new RegExp(m[2]!).test(context[m[1]!] as string);
-    m = /^(!?)([\w.]+)$/.exec(term);
-    if (m) return m[1] ? !context[m[2]!] : !!context[m[2]!];
-    if (term === 'false') return false;
-    throw new Error(`unsupported when clause: ${term}`);
-  });
+  // Regular expressions may hold `|`, `(` and `)`: set them aside before splitting on || and &&.
+  const regexes: string[] = [];
+  const masked = when.replace(/=~\s*\/((?:[^/\\]|\\.)*)\//g, (_m, body: string) => `=~ @${regexes.push(body) - 1}`);
+  return anyOf(masked, context, regexes);
+}
+
+/** Splits at the operator where no parenthesis is open. */
+function splitTop(expr: string, op: '||' | '&&'): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < expr.length; i++) {
+    if (expr[i] === '(') depth++;
+    else if (expr[i] === ')') depth--;
+    else if (depth === 0 && expr.startsWith(op, i)) {
+      parts.push(expr.slice(from, i));
+      from = i + op.length;
+      i += op.length - 1;
+    }
+  }
+  return [...parts, expr.slice(from)];
+}
+
+function anyOf(expr: string, context: Record<string, string | boolean>, regexes: string[]): boolean {
+  return splitTop(expr, '||').some((alt) => splitTop(alt, '&&').every((raw) => term(raw.trim(), context, regexes)));
+}
+
+function term(t: string, context: Record<string, string | boolean>, regexes: string[]): boolean {
+  if (t.startsWith('(') && t.endsWith(')')) return anyOf(t.slice(1, -1), context, regexes);
+  let m = /^([\w.]+)\s*(==|!=)\s*'?([\w.]+)'?$/.exec(t);
+  if (m) return (context[m[1]!] === m[3]) === (m[2] === '==');
+  m = /^([\w.]+)\s*=~\s*@(\d+)$/.exec(t);
+  if (m) return typeof context[m[1]!] === 'string' && new RegExp(regexes[Number(m[2])]!).test(context[m[1]!] as string);
+  m = /^(!?)([\w.]+)$/.exec(t);
+  if (m) return m[1] ? !context[m[2]!] : !!context[m[2]!];
+  if (t === 'false') return false;
+  throw new Error(`unsupported when clause: ${t}`);
 }
 
 const VIEW_IDS: Record<ViewName, string> = { projects: 'langsmith.projects', datasets: 'langsmith.datasets', prompts: 'langsmith.prompts', queues: 'langsmith.annotationQueues' };
@@ -104,6 +130,12 @@ describe('rows and menus a new user sees', function () {
       assert.equal(where(menu, 'notes.yaml'), 0, `${menu} does not offer it on another file`);
     }
     assert.equal(where('editor/context', 'x.prompt.yaml', 'langsmith'), 0, 'not on a commit shown from LangSmith');
+    // The playground's title bar and the palette while a playground is the active panel.
+    const inPlayground = (menu: string, panel: string) =>
+      pkg.contributes.menus[menu]!.filter((m) => m.command === 'langsmith.runPromptOverDataset' && evaluate(m.when, { activeWebviewPanelId: panel })).length;
+    assert.equal(inPlayground('editor/title', 'langsmith.playground'), 1, 'the playground offers it in its title bar');
+    assert.equal(inPlayground('commandPalette', 'langsmith.playground'), 1, 'the palette offers it in the playground');
+    assert.equal(inPlayground('editor/title', 'langsmith.trace'), 0, 'not in another panel');
   });
 
   it('offers Sign In only when signed out, Sign Out and Switch Endpoint only when signed in', () => {
