@@ -1,10 +1,15 @@
 // Prompt references in source code (src/prompts/references/finder.ts): the literals passed to LangSmith's prompt
 // pulls in JavaScript, TypeScript and Python, with their offsets and parts; what is not one (comments, strings,
 // interpolation, raw strings, expressions, definitions); and, fuzzed, that the finder never throws and keeps
-// every offset inside the text. The module runs in plain Node: this file imports it without VS Code.
+// every offset inside the text. Then the lookups against the real local server (demo data): problems, versions,
+// the cache and the batch, counted in requests. Both modules run in plain Node: this file imports them without
+// VS Code.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { LangSmithClient } from '../../src/client';
 import { parsePromptIdentifier as clientParse } from '../../src/client/ids';
+import { PromptLookup, type RunCall } from '../../src/prompts/references/lookup';
+import { withLocalServer } from '../harness/localServer';
 import { findPromptReferences, parsePromptIdentifier, promptKey, referenceAt, sourceLanguageOf, type PromptReference, type SourceLanguage } from '../../src/prompts/references/finder';
 
 const found = (text: string, language: SourceLanguage) => findPromptReferences(text, language).map((r) => r.value);
@@ -252,5 +257,111 @@ describe('prompt references: robustness', () => {
         assert.ok(refs.length <= 2000, 'the count is bounded');
       }
     }
+  });
+});
+
+describe('prompt references: lookups against the local server', function () {
+  this.timeout(30_000);
+  const srv = withLocalServer({ seed: 'demo' });
+  let requests: string[];
+  let client: LangSmithClient;
+  let now: number;
+  const run: RunCall = (work) => work(client);
+  const lookup = (o: { ttlMs?: number; commitPage?: number } = {}) => new PromptLookup(run, { now: () => now, ...o });
+  const parts = (s: string) => {
+    const p = parsePromptIdentifier(s);
+    assert.ok(p, s);
+    return p;
+  };
+
+  beforeEach(() => {
+    requests = [];
+    now = 1_000_000;
+    const f = ((input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(String(input));
+      requests.push(`${init?.method ?? 'GET'} ${url.pathname}`);
+      return fetch(input, init);
+    }) as typeof fetch;
+    client = new LangSmithClient({ apiUrl: srv().url, apiKey: srv().apiKey, fetch: f });
+  });
+
+  it('finds nothing wrong with existing prompts, tags and commits, and names what is missing', async () => {
+    const l = lookup();
+    const hash = (await client.prompts.pull('demo-summarizer:production')).commit_hash;
+    const problems = await l.check(
+      ['demo-summarizer', 'demo-summarizer:production', `demo-summarizer:${hash.slice(0, 8)}`, 'demo-classifier:latest', 'no-such-prompt', 'demo-summarizer:nope', 'demo-summarizer:0000000000', 'demo-old-greeting', 'other/translator', 'other/internal-notes'].map(parts),
+    );
+    assert.deepEqual(problems, [
+      null,
+      null,
+      null,
+      null,
+      { kind: 'missingPrompt', key: 'no-such-prompt' },
+      { kind: 'missingTag', key: 'demo-summarizer', tag: 'nope', tags: ['production', 'staging'] },
+      { kind: 'missingCommit', key: 'demo-summarizer', commit: '0000000000' },
+      null, // archived, still there: asked on its own
+      null, // another workspace's public prompt
+      { kind: 'missingPrompt', key: 'other/internal-notes' }, // private to the other workspace
+    ]);
+  });
+
+  it('checks many own names with one listing, and answers again from the cache until it expires', async () => {
+    const l = lookup({ ttlMs: 60_000 });
+    const names = ['demo-summarizer', 'demo-classifier', 'demo-rag-answer', 'demo-summarizer:latest'];
+    assert.deepEqual(await l.check(names.map(parts)), [null, null, null, null]);
+    assert.deepEqual(requests, ['GET /repos'], 'one request for four references');
+    await l.check(names.map(parts));
+    assert.equal(requests.length, 1, 'cached');
+    now += 61_000;
+    await l.check(names.map(parts));
+    assert.deepEqual(requests, ['GET /repos', 'GET /repos'], 'asked again after the time to live');
+    await l.check([parts('demo-summarizer:production'), parts('demo-summarizer:staging')]);
+    assert.equal(requests.filter((r) => r.endsWith('/tags')).length, 1, 'one tag list for two tags of a prompt');
+  });
+
+  it('reads the version a reference pulls: messages, commit, tags and time', async () => {
+    const l = lookup();
+    const production = await l.version(parts('demo-summarizer:production'));
+    assert.ok('version' in production, JSON.stringify(production));
+    const v = production.version;
+    assert.deepEqual(v.tags, ['production']);
+    assert.equal(v.latest, false, 'production is a commit behind');
+    assert.match(JSON.stringify(v.manifest), /in \{max_words\} words\./);
+    assert.doesNotMatch(JSON.stringify(v.manifest), /Keep product names/);
+    assert.ok(v.createdAt && !Number.isNaN(Date.parse(v.createdAt)));
+    assert.equal(v.description, 'Summarizes support tickets.');
+    const latest = await l.version(parts('demo-summarizer'));
+    assert.ok('version' in latest);
+    assert.deepEqual(latest.version.tags, ['staging']);
+    assert.equal(latest.version.latest, true);
+    const byCommit = await l.version(parts(`demo-summarizer:${v.commitHash.slice(0, 10)}`));
+    assert.ok('version' in byCommit);
+    assert.equal(byCommit.version.commitHash, v.commitHash);
+    assert.deepEqual(await l.version(parts('demo-summarizer:nope')), { problem: { kind: 'missingTag', key: 'demo-summarizer', tag: 'nope', tags: ['production', 'staging'] } });
+    assert.deepEqual(await l.version(parts('no-such-prompt')), { problem: { kind: 'missingPrompt', key: 'no-such-prompt' } });
+  });
+
+  it('reads a commit older than the page it keeps on its own', async () => {
+    const l = lookup({ commitPage: 1 });
+    const first = (await client.prompts.listCommits('demo-summarizer').next()) as { value: { commit_hash: string } };
+    const all: string[] = [];
+    for await (const c of client.prompts.listCommits('demo-summarizer')) all.push(c.commit_hash);
+    const oldest = all[all.length - 1]!;
+    assert.notEqual(oldest, first.value.commit_hash);
+    const answer = await l.version(parts(`demo-summarizer:${oldest.slice(0, 8)}`));
+    assert.ok('version' in answer);
+    assert.equal(answer.version.commitHash, oldest);
+    assert.match(JSON.stringify(answer.version.manifest), /You summarize support tickets\./);
+  });
+
+  it('forgets a prompt on invalidate, and fails (to show nothing) when the server cannot be reached', async () => {
+    const l = lookup();
+    await l.check([parts('demo-summarizer:production')]);
+    const before = requests.length;
+    l.invalidate('demo-summarizer');
+    await l.check([parts('demo-summarizer:production')]);
+    assert.equal(requests.length, before + 2, 'the listing and the tags, asked again');
+    const offline = new PromptLookup(() => Promise.reject(new TypeError('fetch failed')));
+    await assert.rejects(offline.check([parts('demo-summarizer')]), /fetch failed/);
   });
 });
