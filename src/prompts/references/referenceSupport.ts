@@ -107,7 +107,8 @@ export class PromptReferenceSupport implements vscode.Disposable {
     const diagnostics: vscode.Diagnostic[] = [];
     const valid = refs.filter((r): r is PromptReference & { parts: PromptIdentifierParts } => r.parts !== undefined);
     for (const r of refs) {
-      if (!r.parts) diagnostics.push(this.diagnostic(doc, r, vscode.l10n.t('“{0}” is not a prompt identifier: use name, owner/name, name:tag or name:commit.', r.value), 'promptIdentifier'));
+      // An empty literal is one being typed (`pullPrompt("")` as the editor closes the quote): no warning yet.
+      if (!r.parts && r.value.trim()) diagnostics.push(this.diagnostic(doc, r, vscode.l10n.t('“{0}” is not a prompt identifier: use name, owner/name, name:tag or name:commit.', r.value), 'promptIdentifier'));
     }
     let problems: (ReferenceProblem | null)[];
     try {
