@@ -27,6 +27,7 @@ import { registerPlaygroundCommands } from './commands/playgroundCommands';
 import { registerPromptFileCommands } from './commands/promptFileCommands';
 import { watchEvaluatorsFiles } from './prompts/evaluatorsDiagnostics';
 import { watchPromptFiles } from './prompts/promptFiles';
+import { watchPromptReferences } from './prompts/references/watch';
 import { createLog } from './common/log';
 import { LangSmithDocuments } from './views/documents';
 import { LangSmithViews } from './views/views';
@@ -56,6 +57,9 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   const views = new LangSmithViews(clients);
   context.subscriptions.push(log, credentials, connection, clients, views, new ConnectionStatusBar(clients));
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(SCHEME, new LangSmithDocuments(clients)));
+  // Prompt references in source code: thin providers now, the features when a document first pulls a prompt.
+  const references = watchPromptReferences(clients);
+  context.subscriptions.push(references);
 
   // Told to the trees, and to the open panels once the frame exists (a queue's settings reach its review).
   const frame: { current?: PanelFrame } = {};
@@ -70,7 +74,10 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
       views: {
         changed: (what) => {
           if (what.kind === 'dataset') views.refreshDataset(what.datasetId);
-          else if (what.kind === 'prompt') views.refreshPrompt(what.name, what.handle);
+          else if (what.kind === 'prompt') {
+            views.refreshPrompt(what.name, what.handle);
+            references.promptChanged(what.name);
+          }
           else views.queues.refresh();
           frame.current?.changed(what);
         },
