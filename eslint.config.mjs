@@ -73,6 +73,20 @@ export default tseslint.config(
       }],
     },
   },
+  // The experiments engine and the finder and lookup of prompt references run without VS Code as well (the command
+  // line and agent tools use them).
+  {
+    files: ['src/experiments/**/*.ts', 'src/prompts/references/finder.ts', 'src/prompts/references/lookup.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'This module runs without VS Code: no vscode import here.' }],
+        patterns: [
+          door('^(\\.\\./)+(auth|views|commands|webviews|common|extension|constants)(/|$)', 'This module never imports the extension host’s rooms (src/client, the engines and packages only).'),
+          door('^(\\.\\./)+prompts/(?!engine/)', 'Of src/prompts/ this module imports only the prompt-file engine.'),
+        ],
+      }],
+    },
+  },
   // Constants are the ground floor: they import nothing of the project.
   {
     files: ['src/constants.ts'],

@@ -15,7 +15,10 @@ const root = path.resolve(__dirname, '../..');
 /** Host folders whose every file is scanned. */
 const FOLDERS = ['src/auth', 'src/commands', 'src/views', 'src/webviews'];
 /** Single host files scanned too (src/common's files join when they import vscode). */
-const FILES = ['src/extension.ts', 'src/prompts/promptFiles.ts', 'src/common/validation.ts'];
+const FILES = [
+  'src/extension.ts', 'src/prompts/promptFiles.ts', 'src/common/validation.ts', 'src/prompts/evaluatorsDiagnostics.ts',
+  'src/prompts/references/referenceSupport.ts', 'src/prompts/references/watch.ts',
+];
 /** Files of the prompt-file bundle (and the parser it shares with the host): they run without VS Code. */
 const NO_VSCODE = ['model', 'yamlPositions', 'parse', 'manifest', 'write', 'fileNames', 'sync', 'prompty', 'index'].map((m) => `src/prompts/engine/${m}.ts`);
 
@@ -35,6 +38,7 @@ const ALLOWED: { file: string; literal: string; reason: string }[] = [
   { file: 'src/auth/statusBar.ts', literal: "`${icon} LangSmith${health === 'signedOut' ? '' : `: ${host}`}`", reason: 'the status bar text is the product name and the host' },
   { file: 'src/auth/network.ts', literal: `'VS Code network settings (no proxy or CA file set)'`, reason: 'NetworkFetch.description is written to the log only' },
   { file: 'src/views/projectsView.ts', literal: `'note'`, reason: 'a codicon name in RUN_ICONS (the key `prompt` is a run type, not an input box’s prompt)' },
+  { file: 'src/prompts/references/referenceSupport.ts', literal: '`\\n${fence}text\\n${shown}\\n${fence}\\n\\n`', reason: 'a code fence around a prompt template from the server (`text` is the fence language): no words to translate' },
   { file: 'src/views/queuesView.ts', literal: `'run'`, reason: 'the run type shown when the server gives none: a LangSmith run type, like the ones it names' },
 ];
 
