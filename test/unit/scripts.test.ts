@@ -16,6 +16,7 @@ const HELP_RUNS: Record<string, { args: string[]; says: RegExp }> = {
   start: { args: ['--help'], says: /--server-port N/ },
   'setup:tools': { args: ['--help'], says: /--check/ },
   server: { args: ['--help'], says: /Usage: npm run server/ },
+  cli: { args: ['--help'], says: /Usage: langsmith-workbench <command>/ },
   test: { args: ['--help'], says: /Layers: types, lint, unit, server, client, webview, extension, e2e/ },
   lint: { args: ['--help'], says: /ESLint over the whole project/ },
   'test:extension': { args: ['--help'], says: /here: extension/ },
