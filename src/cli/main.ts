@@ -4,6 +4,8 @@
 import { BIN, UsageError, helpText, parseArgs, type CommandSpec, type Parsed } from './args';
 import { describeError } from './connection';
 import { EXIT, Output, processIo, type Io } from './io';
+import { apply, applySpec } from './prompts/apply';
+import { plan, planSpec } from './prompts/plan';
 import { diff, diffSpec, pull, pullSpec } from './prompts/pull';
 import { validate, validateSpec } from './prompts/validate';
 
@@ -21,6 +23,8 @@ export const COMMANDS: Record<string, Group | Command> = {
   prompts: {
     summary: 'Prompt files against LangSmith: plan, apply, validate, pull, diff.',
     commands: {
+      plan: { spec: planSpec, run: (a, io, o) => plan(a, io, o) },
+      apply: { spec: applySpec, run: apply },
       validate: { spec: validateSpec, run: validate },
       pull: { spec: pullSpec, run: pull },
       diff: { spec: diffSpec, run: diff },
