@@ -57,7 +57,7 @@ export async function connect(args: Parsed, io: Io, output: Output): Promise<Con
 export function describeError(e: unknown, endpoint: string | undefined): string {
   if (e instanceof LangSmithAuthError) {
     const what = e.status === 403 ? 'refused access with this API key' : 'refused the API key';
-    return `LangSmith at ${endpoint} ${what} (${e.status} ${e.statusText ?? ''}${e.detail ? `: ${e.detail}` : ''}). Check LANGSMITH_API_KEY and, for a workspace, LANGSMITH_WORKSPACE_ID.`;
+    return `LangSmith at ${endpoint} ${what} (${e.status}${e.detail ? `: ${e.detail}` : ` ${e.statusText ?? ''}`}). Check LANGSMITH_API_KEY and, for a workspace, LANGSMITH_WORKSPACE_ID.`;
   }
   if (e instanceof LangSmithTimeoutError) return `LangSmith at ${endpoint} did not answer in time: ${e.message}`;
   if (e instanceof LangSmithValidationError) return e.message;

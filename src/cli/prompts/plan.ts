@@ -40,7 +40,9 @@ export function checkTags(args: Parsed): string[] {
   const tags = [...new Set(args.lists.get('tag') ?? [])];
   for (const t of tags) {
     const problem = tagNameProblem(t);
-    if (problem) throw new UsageError(`--tag ${t}: ${problem} LangSmith reads “latest” and commit hashes (8 or more hex digits) as commit references, so a tag cannot be named like one.`);
+    if (!problem) continue;
+    const why = /commit reference/.test(problem) ? ' LangSmith reserves “latest” and names of 8 or more hex digits: NAME:latest and NAME:<hash> pull commits, so a tag named like one could never be pulled.' : '';
+    throw new UsageError(`--tag ${t}: ${problem}${why}`);
   }
   return tags;
 }

@@ -3,7 +3,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import type { LangSmithClient } from '../../client';
+import { isNotFound, type LangSmithClient } from '../../client';
+import type { PulledCommit } from '../../client/resources/prompts';
 import { parsePromptIdentifier } from '../../client/ids';
 import {
   asPromptYamlPath,
@@ -55,8 +56,16 @@ export const diffSpec: CommandSpec = {
 };
 
 async function readRemoteVersion(client: LangSmithClient, identifier: string, ref: string) {
-  const [pulled, repo, settings] = await Promise.all([client.prompts.pull(`${identifier}:${ref}`, { includeModel: true }), client.prompts.get(identifier), client.settings()]);
-  return { manifest: pulled.manifest, commitHash: pulled.commit_hash, repo, handle: settings.tenant_handle ?? null };
+  const [pulled, repo, settings] = await Promise.all([
+    client.prompts.pull(`${identifier}:${ref}`, { includeModel: true }).catch((e: unknown) => e),
+    client.prompts.get(identifier),
+    client.settings(),
+  ]);
+  if (!repo) throw new UsageError(`No prompt “${identifier}” on LangSmith at ${client.apiUrl}.`);
+  if (isNotFound(pulled)) throw new UsageError(ref === 'latest' ? `The prompt “${identifier}” has no commits yet.` : `The prompt “${identifier}” has no commit or tag “${ref}”.`);
+  if (pulled instanceof Error) throw pulled;
+  const p = pulled as PulledCommit;
+  return { manifest: p.manifest, commitHash: p.commit_hash, repo, handle: settings.tenant_handle ?? null };
 }
 
 async function readIfExists(p: string): Promise<string | undefined> {
