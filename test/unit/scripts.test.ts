@@ -28,6 +28,7 @@ const HELP_RUNS: Record<string, { args: string[]; says: RegExp }> = {
   'bench:review': { args: ['--help'], says: /annotation review in the real workbench/ },
   'bench:experiment': { args: ['--help'], says: /500 examples on the local model at concurrency 8/ },
   'bench:compare': { args: ['--help'], says: /1,000 examples × 3 experiments/ },
+  'bench:plan': { args: ['--help'], says: /prompts plan` over 200 prompt files/ },
 };
 /** Scripts with no help mode: only what they name is checked. */
 const CHECKED_BY_FILES = new Set(['typecheck', 'package', 'test:unit', 'test:server', 'test:client']);
