@@ -5,6 +5,7 @@
 //   node esbuild.mjs --only=server   just the local server (npm run server); --only=a,b for several targets
 //   node esbuild.mjs --only=cli      just the command line, dist/cli.js (npm run cli)
 //   node esbuild.mjs --out=DIR       write the bundles into DIR instead of dist/
+//   node esbuild.mjs --quiet         no line when done (npm run cli: the output is the command line's alone)
 //   node esbuild.mjs --help          this text
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
@@ -160,5 +161,5 @@ if (watch) {
   await Promise.all(present.map((name) => esbuild.build(targets[name])));
   // The command line runs as `./dist/cli.js` too (its banner names node).
   if (present.includes('cli')) fs.chmodSync(path.join(dist, 'cli.js'), 0o755);
-  console.log(`[esbuild] built ${present.join(', ')}${production ? ' (production)' : ''} in ${Date.now() - t0} ms`);
+  if (!args.includes('--quiet')) console.log(`[esbuild] built ${present.join(', ')}${production ? ' (production)' : ''} in ${Date.now() - t0} ms`);
 }
