@@ -3,7 +3,9 @@
 //   node esbuild.mjs --production    minified, no source maps (what the .vsix ships)
 //   node esbuild.mjs --watch         rebuild on change
 //   node esbuild.mjs --only=server   just the local server (npm run server); --only=a,b for several targets
+//   node esbuild.mjs --only=cli      just the command line, dist/cli.js (npm run cli)
 //   node esbuild.mjs --out=DIR       write the bundles into DIR instead of dist/
+//   node esbuild.mjs --quiet         no line when done (npm run cli: the output is the command line's alone)
 //   node esbuild.mjs --help          this text
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
@@ -114,6 +116,17 @@ const targets = {
     target: 'node20',
     packages: 'external',
   },
+  // The command line (the package's `bin`): one self-contained file for plain Node, every package inside it.
+  cli: {
+    ...common,
+    entryPoints: { cli: 'src/cli/bin.ts' },
+    outdir: dist,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+    define: { __CLI_VERSION__: JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version) },
+  },
   // Mocha suites that run inside the real extension host.
   extensionTests: {
     ...common,
@@ -148,5 +161,7 @@ if (watch) {
 } else {
   const t0 = Date.now();
   await Promise.all(present.map((name) => esbuild.build(targets[name])));
-  console.log(`[esbuild] built ${present.join(', ')}${production ? ' (production)' : ''} in ${Date.now() - t0} ms`);
+  // The command line runs as `./dist/cli.js` too (its banner names node).
+  if (present.includes('cli')) fs.chmodSync(path.join(dist, 'cli.js'), 0o755);
+  if (!args.includes('--quiet')) console.log(`[esbuild] built ${present.join(', ')}${production ? ' (production)' : ''} in ${Date.now() - t0} ms`);
 }

@@ -44,7 +44,7 @@ console.log(JSON.stringify({
 }));
 `;
 
-describe('plain Node: the prompt-file engine, the client and the experiment engine', function () {
+describe('plain Node: the prompt-file engine, the client, the experiment engine and the command line', function () {
   this.timeout(60_000);
   let dir: string;
 
@@ -77,5 +77,22 @@ describe('plain Node: the prompt-file engine, the client and the experiment engi
       similarity: 0.75,
       vscodeLoaded: false,
     });
+  });
+
+  it('bundles the command line without vscode; it validates a prompt file in a node process of its own', async () => {
+    const bundle = path.join(dir, 'cli.js');
+    // The same entry as dist/cli.js, again with nothing external.
+    await esbuild.build({ entryPoints: [path.join(root, 'src/cli/bin.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: bundle, logLevel: 'silent' });
+    fs.writeFileSync(path.join(dir, 'plain.prompt.yaml'), 'prompt: plain-node\ntemplate_format: f-string\ntemplate: "Hi {name"\n');
+    let failed: { status?: number; stdout?: string } = {};
+    try {
+      execFileSync(process.execPath, [bundle, 'prompts', 'validate', 'plain.prompt.yaml'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+    } catch (e) {
+      failed = e as { status?: number; stdout?: string };
+    }
+    assert.equal(failed.status, 1);
+    assert.match(failed.stdout ?? '', /^plain\.prompt\.yaml:3:15: error: Unclosed '\{' in template\.$/m);
+    const help = execFileSync(process.execPath, [bundle, 'prompts', 'plan', '--help'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+    assert.match(help, /^Usage: langsmith-workbench prompts plan/);
   });
 });

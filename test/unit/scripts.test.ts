@@ -16,6 +16,7 @@ const HELP_RUNS: Record<string, { args: string[]; says: RegExp }> = {
   start: { args: ['--help'], says: /--server-port N/ },
   'setup:tools': { args: ['--help'], says: /--check/ },
   server: { args: ['--help'], says: /Usage: npm run server/ },
+  cli: { args: ['--help'], says: /Usage: langsmith-workbench <command>/ },
   test: { args: ['--help'], says: /Layers: types, lint, unit, server, client, webview, extension, e2e/ },
   lint: { args: ['--help'], says: /ESLint over the whole project/ },
   'test:extension': { args: ['--help'], says: /here: extension/ },
@@ -28,6 +29,7 @@ const HELP_RUNS: Record<string, { args: string[]; says: RegExp }> = {
   'bench:experiment': { args: ['--help'], says: /500 examples on the local model at concurrency 8/ },
   'bench:compare': { args: ['--help'], says: /1,000 examples × 3 experiments/ },
   'bench:refs': { args: ['--help'], says: /prompt references .* in a 5,000-line source file/ },
+  'bench:plan': { args: ['--help'], says: /prompts plan` over 200 prompt files/ },
 };
 /** Scripts with no help mode: only what they name is checked. */
 const CHECKED_BY_FILES = new Set(['typecheck', 'package', 'test:unit', 'test:server', 'test:client']);

@@ -10,6 +10,7 @@ export * from './manifest';
 export * from './write';
 export * from './fileNames';
 export * from './sync';
+export * from './plan';
 export * from './prompty';
 export * from './fromRun';
 export { TEMPLATE_FORMATS } from '../../client/templates/format';

@@ -22,8 +22,13 @@ export interface PromptTarget {
 }
 
 export async function resolveTarget(client: LangSmithClient, identifier: string, action = 'create a commit', signal?: AbortSignal): Promise<PromptTarget> {
-  const [owner, name] = identifier.includes('/') ? (identifier.split('/') as [string, string]) : [undefined, identifier];
   const handle = (await client.settings({ signal })).tenant_handle ?? null;
+  return targetOf(identifier, handle, action);
+}
+
+/** Where a prompt lives for a caller whose workspace handle is known (no request). */
+export function targetOf(identifier: string, handle: string | null, action = 'create a commit'): PromptTarget {
+  const [owner, name] = identifier.includes('/') ? (identifier.split('/') as [string, string]) : [undefined, identifier];
   const own = owner === undefined || owner === '-' || owner === handle;
   return {
     identifier: own ? name : `${owner}/${name}`,
@@ -193,6 +198,35 @@ export function tagNameProblem(name: string): string | undefined {
   return undefined;
 }
 
+export interface AttributeUpdates {
+  attrs: { description?: string; readme?: string; tags?: string[]; isPublic?: boolean };
+  /** The attributes that change, in the file's order: description, readme, tags, visibility. */
+  names: ('description' | 'readme' | 'tags' | 'visibility')[];
+}
+
+/** The attributes of an existing prompt that a push of the file changes (only those the file sets). */
+export function attributeUpdates(file: PromptFile, repo: PromptRepo): AttributeUpdates {
+  const attrs: AttributeUpdates['attrs'] = {};
+  const names: AttributeUpdates['names'] = [];
+  if (file.description !== undefined && file.description !== (repo.description ?? '')) {
+    attrs.description = file.description;
+    names.push('description');
+  }
+  if (file.readme !== undefined && file.readme !== (repo.readme ?? '')) {
+    attrs.readme = file.readme;
+    names.push('readme');
+  }
+  if (file.tags !== undefined && canonicalJson(file.tags) !== canonicalJson(repo.tags ?? [])) {
+    attrs.tags = file.tags;
+    names.push('tags');
+  }
+  if (file.visibility !== undefined && (file.visibility === 'public') !== !!repo.is_public) {
+    attrs.isPublic = file.visibility === 'public';
+    names.push('visibility');
+  }
+  return { attrs, names };
+}
+
 /**
  * Pushes a prompt file: refuses another tenant's prompt before anything is sent, stops when someone committed
  * since `expectedParent`, creates the prompt when absent or updates the attributes the file changes, commits
@@ -219,23 +253,8 @@ export async function pushPromptFile(client: LangSmithClient, file: PromptFile, 
     await client.prompts.create(id, { description: o.create?.description ?? file.description, readme: file.readme, tags: file.tags, isPublic, signal });
     created = true;
   } else {
-    const attrs: { description?: string; readme?: string; tags?: string[]; isPublic?: boolean } = {};
-    if (file.description !== undefined && file.description !== (repo.description ?? '')) {
-      attrs.description = file.description;
-      updated.push('description');
-    }
-    if (file.readme !== undefined && file.readme !== (repo.readme ?? '')) {
-      attrs.readme = file.readme;
-      updated.push('readme');
-    }
-    if (file.tags !== undefined && canonicalJson(file.tags) !== canonicalJson(repo.tags ?? [])) {
-      attrs.tags = file.tags;
-      updated.push('tags');
-    }
-    if (file.visibility !== undefined && (file.visibility === 'public') !== !!repo.is_public) {
-      attrs.isPublic = file.visibility === 'public';
-      updated.push('visibility');
-    }
+    const { attrs, names } = attributeUpdates(file, repo);
+    updated.push(...names);
     if (updated.length) await client.prompts.update(id, { ...attrs, signal });
   }
 
