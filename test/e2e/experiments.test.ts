@@ -73,8 +73,9 @@ describe('experiments in the workbench', function () {
     await judge.locator('input[type="checkbox"], .monaco-checkbox, .quick-input-list-checkbox').first().click();
     await screenshot(page, 'experiments-evaluators');
     await page.locator('.quick-input-widget input').press('Enter');
-    // Concurrency: the default.
-    await page.locator('.quick-input-widget input').waitFor();
+    // Concurrency: the default. The box is the same widget as the picker before it: wait for its own title, or the
+    // Enter can land while the picker is still closing.
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Concurrency' }).waitFor({ timeout: 30_000 });
     await page.locator('.quick-input-widget input').press('Enter');
 
     const done = page.locator('.notifications-toasts .notification-toast', { hasText: /Experiment “support-answer-.*” done/ }).first();
