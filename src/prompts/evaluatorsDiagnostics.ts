@@ -3,6 +3,7 @@
 // workspace is a warning (what the server said is kept a few minutes per name). The run command reads the
 // files through the same parse, so a file that shows no problem here is one it accepts.
 import * as vscode from 'vscode';
+import { KeyedDebounce } from '../common/keyedDebounce';
 import type { ClientService } from '../auth/clientService';
 import type { EvaluatorsFile, EvaluatorsProblem } from '../experiments/types';
 
@@ -98,7 +99,7 @@ export function watchEvaluatorsFiles(clients: ClientService): vscode.Disposable 
 
 export class EvaluatorsDiagnostics implements vscode.Disposable {
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('langsmith-evaluators');
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new KeyedDebounce();
   private readonly exists = new Map<string, { at: number; found: Promise<boolean | undefined> }>();
   private readonly disposables: vscode.Disposable[] = [this.diagnostics];
 
@@ -122,15 +123,7 @@ export class EvaluatorsDiagnostics implements vscode.Disposable {
   }
 
   private later(doc: vscode.TextDocument): void {
-    const id = doc.uri.toString();
-    clearTimeout(this.timers.get(id));
-    this.timers.set(
-      id,
-      setTimeout(() => {
-        this.timers.delete(id);
-        this.check(doc);
-      }, DEBOUNCE_MS),
-    );
+    this.timers.schedule(doc.uri.toString(), DEBOUNCE_MS, () => this.check(doc));
   }
 
   check(doc: vscode.TextDocument): void {
@@ -183,7 +176,7 @@ export class EvaluatorsDiagnostics implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

@@ -2,6 +2,7 @@
 // used), completion of variables inside templates, and CodeLens actions at the top (push, compare, run). The
 // format itself (YAML, manifests) is a bundle of its own, loaded when the first prompt file is seen.
 import * as vscode from 'vscode';
+import { KeyedDebounce } from '../common/keyedDebounce';
 import { Commands } from '../constants';
 import type { ParsedPromptFile, Problem } from './engine';
 import { isPromptFile } from './engine/fileNames';
@@ -73,7 +74,7 @@ export function watchPromptFiles(): vscode.Disposable {
 export class PromptFileSupport implements vscode.Disposable {
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('langsmith-prompts');
   private readonly disposables: vscode.Disposable[] = [this.diagnostics];
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new KeyedDebounce();
   private readonly parsed = new Map<string, { version: number; result: Promise<ParsedPromptFile> }>();
   private readonly lensesChanged = new vscode.EventEmitter<void>();
 
@@ -107,14 +108,7 @@ export class PromptFileSupport implements vscode.Disposable {
     // Commits shown from LangSmith are read-only copies: their problems are not the user's to fix.
     if (!isPromptDocument(doc) || doc.uri.scheme === 'langsmith') return;
     const key = doc.uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        void this.publish(doc);
-      }, delay),
-    );
+    this.timers.schedule(key, delay, () => void this.publish(doc));
   }
 
   private async publish(doc: vscode.TextDocument): Promise<void> {
@@ -193,7 +187,7 @@ export class PromptFileSupport implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

@@ -5,6 +5,7 @@
 // names and tags inside the literal. References are found once per document version; diagnostics are computed
 // after typing pauses; lookups go through one cached, batched PromptLookup per connection.
 import * as vscode from 'vscode';
+import { KeyedDebounce } from '../../common/keyedDebounce';
 import { NotSignedInError, type ClientService } from '../../auth/clientService';
 import { promptCommitUri } from '../../views/documents';
 import { formatWhen } from '../../views/format';
@@ -23,7 +24,7 @@ export class PromptReferenceSupport implements vscode.Disposable {
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('langsmith-prompt-references');
   private readonly disposables: vscode.Disposable[] = [this.diagnostics];
   private readonly found = new Map<string, { version: number; refs: PromptReference[] }>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers = new KeyedDebounce();
   private readonly localFiles = new LocalPromptFiles();
   private lookup: PromptLookup;
 
@@ -44,8 +45,7 @@ export class PromptReferenceSupport implements vscode.Disposable {
         const key = doc.uri.toString();
         this.diagnostics.delete(doc.uri);
         this.found.delete(key);
-        clearTimeout(this.timers.get(key));
-        this.timers.delete(key);
+        this.timers.cancel(key);
       }),
     );
     this.checkAll();
@@ -84,15 +84,7 @@ export class PromptReferenceSupport implements vscode.Disposable {
 
   private schedule(doc: vscode.TextDocument, delay: number): void {
     if (!sourceLanguageOf(doc.languageId) || doc.uri.scheme === 'langsmith' || doc.uri.scheme === 'output') return;
-    const key = doc.uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        void this.publish(doc);
-      }, delay),
-    );
+    this.timers.schedule(doc.uri.toString(), delay, () => void this.publish(doc));
   }
 
   private async publish(doc: vscode.TextDocument): Promise<void> {
@@ -233,8 +225,7 @@ export class PromptReferenceSupport implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    this.timers.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }
