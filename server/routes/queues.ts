@@ -48,7 +48,10 @@ export function registerQueues(app: FastifyInstance, ctx: Ctx) {
     const { id, session_ids, created_at: _c, updated_at: _u, ...fields } = b;
     // LangSmith fills a new queue with the root runs of these projects.
     const runs = rootRunIds(ctx, tenant, session_ids ?? []);
-    return out(createQueue(ctx, tenant, id?.toLowerCase() ?? newId(), fields, runs));
+    const { rubric_instructions, ...created } = out(createQueue(ctx, tenant, id?.toLowerCase() ?? newId(), fields, runs));
+    // LangSmith's create answer (AnnotationQueueSchema) has no rubric_instructions: a queue created without
+    // one answers without the key (a read answers null); one given is echoed, as the extension shows it.
+    return rubric_instructions == null ? created : { ...created, rubric_instructions };
   });
 
   route(app, 'DELETE', '/annotation-queues', { query: z.object({ queue_ids: qUuids() }) }, ({ query, tenant }) => {

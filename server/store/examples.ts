@@ -204,8 +204,11 @@ export function updateExamplesMultipart(ctx: Ctx, datasetId: string, parts: Upda
     if (p.metadata != null) metadata = { ...p.metadata, dataset_split: p.metadata.dataset_split ?? oldMeta.dataset_split };
     const split = normalizeSplit(p.split, `Part ${p.id}.split`);
     if (split) metadata = { ...metadata, dataset_split: split };
+    // As LangSmith: operations say what is kept (and uploads are added, winning on a name); uploads without
+    // operations replace every earlier attachment; an update with neither leaves the attachments as they are.
     let atts: Record<string, AttachmentRef> = jsonOrNull(cur.attachments) ?? {};
     if (p.ops) atts = applyAttachmentOps(p.id, atts, p.ops);
+    else if (Object.keys(p.attachments).length) atts = {};
     prepared.push({
       id: p.id,
       s: {

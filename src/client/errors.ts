@@ -63,6 +63,56 @@ export class LangSmithTimeoutError extends LangSmithError {
   }
 }
 
+export interface PartialWriteInit<R> {
+  /** The failure that stopped the write (its message, status and detail are this error's). */
+  cause: unknown;
+  done: number;
+  total?: number;
+  landedIds: string[];
+  pendingIds: string[];
+  retry: (o?: { signal?: AbortSignal }) => Promise<R>;
+}
+
+/**
+ * A bulk write (several requests in one call, e.g. `examples.create`) that stopped part-way. Nothing is
+ * duplicated; what is known:
+ * - `done` of `total` items landed (`total` is undefined when the items came from an iterable not read to
+ *   its end); `landedIds` are their ids.
+ * - `pendingIds`: ids the client assigned to items that were sent or about to be sent but are not known to
+ *   have landed (an attempt may have landed with its answer lost). Items not read yet have no id.
+ * - `retry()` finishes the write: it asks which of `pendingIds` landed after all, sends the others again
+ *   with the same ids (so nothing is created twice), then the items not read yet. It answers for the whole
+ *   call (every id, in order); if it stops part-way again it throws another LangSmithPartialWriteError.
+ *   Call it once at a time.
+ * Message, `status`, `statusText` and `detail` are those of the failure that stopped the write.
+ */
+export class LangSmithPartialWriteError<R = unknown> extends LangSmithError {
+  readonly done: number;
+  readonly total?: number;
+  readonly landedIds: string[];
+  readonly pendingIds: string[];
+  readonly retry: (o?: { signal?: AbortSignal }) => Promise<R>;
+
+  constructor(action: string, init: PartialWriteInit<R>) {
+    const c = init.cause instanceof LangSmithError ? init.cause : undefined;
+    const reason = init.cause instanceof Error ? init.cause.message : String(init.cause);
+    const of = init.total === undefined ? `${init.done}` : `${init.done} of ${init.total}`;
+    super(`${reason}\n${of} done before the failure; retry() finishes the rest without duplicates.`, {
+      action: c?.action ?? action,
+      status: c?.status,
+      statusText: c?.statusText,
+      detail: c?.detail,
+      cause: init.cause,
+    });
+    this.name = 'LangSmithPartialWriteError';
+    this.done = init.done;
+    this.total = init.total;
+    this.landedIds = init.landedIds;
+    this.pendingIds = init.pendingIds;
+    this.retry = init.retry;
+  }
+}
+
 /**
  * The server's `detail`: a string as is, an array joined by newlines (FastAPI validation
  * errors are objects, of which the `msg` is shown), anything else 'Unspecified error'.

@@ -76,6 +76,13 @@ export interface RequestOptions<T> {
    * failure, a timeout or a retryable status other than 425/429, which say the server did nothing).
    */
   onRetry?: () => void;
+  /**
+   * Retries by time instead of by count: an attempt that fails with no answer, a timeout or a retryable status
+   * is tried again, however many attempts that makes, as long as the wait (Retry-After when the server gives
+   * one, else the backoff) ends within this many milliseconds of the first attempt. Used for the batches of a
+   * bulk write, where giving up on one batch leaves the write part-way.
+   */
+  retryBudgetMs?: number;
 }
 
 export interface HttpStats {
@@ -244,6 +251,10 @@ export class HttpClient {
     const caller = opts.signal;
     /** Whether an earlier attempt may have been carried out (its answer lost, or a 5xx after the work). */
     let repeated = false;
+    const started = Date.now();
+    /** Whether another attempt is due after this one failed retryably and a wait of `delay` ms. */
+    const mayRetry = (attempt: number, delay: number): boolean =>
+      opts.retryBudgetMs === undefined ? attempt < this.maxRetries : Date.now() - started + delay <= opts.retryBudgetMs;
 
     for (let attempt = 0; ; attempt++) {
       if (caller?.aborted) throw caller.reason;
@@ -256,11 +267,12 @@ export class HttpClient {
       /** After a network failure or timeout: waits before the next attempt when one is due, otherwise throws. */
       const retryOrThrow = async (err: unknown, missing: string): Promise<void> => {
         if (caller?.aborted) throw caller.reason;
-        if (idempotent && attempt < this.maxRetries) {
+        const delay = this.backoff(attempt);
+        if (idempotent && mayRetry(attempt, delay)) {
           this.stats.retries++;
           repeated = true;
           opts.onRetry?.();
-          await sleep(this.backoff(attempt), caller);
+          await sleep(delay, caller);
           return;
         }
         if (ctl.signal.aborted && ctl.signal.reason instanceof TimedOut) {
@@ -280,8 +292,9 @@ export class HttpClient {
 
         if (res.status < 200 || res.status > 299) {
           const retryable = RETRYABLE_STATUSES.has(res.status) && (idempotent || REFUSED_STATUSES.has(res.status));
-          if (retryable && attempt < this.maxRetries) {
-            const after = parseRetryAfter(res.header('retry-after'));
+          const after = retryable ? parseRetryAfter(res.header('retry-after')) : undefined;
+          const delay = Math.min(this.retryMaxDelayMs, after ?? this.backoff(attempt));
+          if (retryable && mayRetry(attempt, delay)) {
             await res.discard();
             this.stats.retries++;
             // 425 and 429 say the server did nothing: the next attempt is not a repeat of a landed one.
@@ -289,7 +302,7 @@ export class HttpClient {
               repeated = true;
               opts.onRetry?.();
             }
-            await sleep(Math.min(this.retryMaxDelayMs, after ?? this.backoff(attempt)), caller);
+            await sleep(delay, caller);
             continue;
           }
           // A DELETE repeated after an attempt that may have been carried out finds nothing: that attempt

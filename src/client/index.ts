@@ -135,7 +135,7 @@ export { QUEUE_ITEM_SECTIONS, QUEUE_ITEMS_MAX_PAGE, type QueueItem, type QueueIt
 export { FEEDBACK_KEY_MAX, checkFeedbackConfig, type FeedbackConfigBody, type FeedbackConfigEntry } from './resources/feedbackConfigs';
 export { RunTree, Tracer, type RunInit, type RunEnd, type TracerOptions } from './tracing';
 export * from './runnables';
-export type { ExampleCreate, ExampleUpdate, AttachmentData } from './resources/examples';
+export type { ExampleCreate, ExampleUpdate, AttachmentData, ExamplesCreated } from './resources/examples';
 export { EXPERIMENT_ROWS_MAX_EXAMPLES, toExperimentSummary, type ExperimentListOptions, type ExampleIdsOptions, type ExperimentRowsOptions } from './resources/experiments';
 export { TRACE_V1_PAGE_SIZE, searchFilter, type TraceRuns, type TraceReadOptions } from './resources/traces';
 export {

@@ -51,6 +51,35 @@ describe('examples and versions as LangSmith has them', () => {
     assert.equal(await versions(), before + 1);
   });
 
+  it('an update uploading attachments with no attachment operations leaves exactly the uploaded ones', async () => {
+    const c = client(srv());
+    const d = await c.createDataset('uploads-replace');
+    const [ex] = await c.createExamples([
+      { dataset_id: d.id, inputs: { q: 'v1' }, attachments: { old1: ['text/plain', bytes('O1')], old2: ['text/plain', bytes('O2')] } },
+    ]);
+    const names = async () => Object.keys((await c.readExample(ex!.id)).attachments ?? {}).sort();
+    const text = async (name: string) => (await fetch((await c.readExample(ex!.id)).attachments![name]!.presigned_url)).text();
+    // Uploads only (updateExamplesMultipart and updateExample): the earlier attachments are dropped.
+    await c.updateExamplesMultipart(d.id, [{ id: ex!.id, metadata: { step: 1 }, attachments: { new1: ['text/plain', bytes('N1')] } }]);
+    assert.deepEqual(await names(), ['new1']);
+    assert.equal(await text('new1'), 'N1');
+    await c.updateExample({ id: ex!.id, dataset_id: d.id, split: ['a', 'b'], attachments: { new2: ['text/plain', bytes('N2')], old1: ['text/plain', bytes('O1b')] } });
+    assert.deepEqual(await names(), ['new2', 'old1']);
+    assert.equal(await text('old1'), 'O1b');
+    // Neither uploads nor operations: the attachments stay as they are.
+    await c.updateExample({ id: ex!.id, dataset_id: d.id, inputs: { q: 'v2' } });
+    const read = await c.readExample(ex!.id);
+    assert.deepEqual(read.inputs, { q: 'v2' });
+    assert.deepEqual(await names(), ['new2', 'old1']);
+    // Uploads with operations: the retained and renamed ones are kept beside the uploads; an upload wins on a name.
+    await c.updateExamplesMultipart(d.id, [
+      { id: ex!.id, attachments: { added: ['text/plain', bytes('AD')], kept: ['text/plain', bytes('K2')] }, attachments_operations: { retain: ['new2'], rename: { old1: 'kept' } } },
+    ]);
+    assert.deepEqual(await names(), ['added', 'kept', 'new2']);
+    assert.equal(await text('kept'), 'K2');
+    assert.equal(await text('new2'), 'N2');
+  });
+
   it('GET /examples: limit at most 100 (default 100); select picks fields, unknown ones refused', async () => {
     const c = client(srv());
     const d = await c.createDataset('ex-limits');

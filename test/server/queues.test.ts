@@ -76,4 +76,25 @@ describe('annotation queues', () => {
     const q = await client(srv()).createAnnotationQueue({ name: 'aq-private' });
     await assert.rejects(client(srv(), { apiKey: srv().otherApiKey }).readAnnotationQueue(q.id), /404/);
   });
+  it('a queue created with a client-chosen id keeps that id', async () => {
+    const c = client(srv());
+    const queueId = crypto.randomUUID();
+    const q = await c.createAnnotationQueue({ name: 'aq-own-id', description: 'mine', queueId });
+    assert.equal(q.id, queueId);
+    assert.equal((await c.readAnnotationQueue(queueId)).name, 'aq-own-id');
+    assert.deepEqual((await collect(c.listAnnotationQueues({ name: 'aq-own-id' }))).map((x) => x.id), [queueId]);
+    // The same id again is a conflict, not a second queue.
+    await assert.rejects(c.createAnnotationQueue({ name: 'aq-own-id-2', queueId }), /409/);
+  });
+
+  it('rubric_instructions: absent on the create answer when unset, null on a read, set and updated', async () => {
+    const c = client(srv());
+    const a = await c.createAnnotationQueue({ name: 'aq-rubric-a', queueId: crypto.randomUUID() });
+    assert.equal('rubric_instructions' in a, false, 'the create answer has no rubric_instructions when none was given');
+    assert.strictEqual((await c.readAnnotationQueue(a.id)).rubric_instructions, null);
+    const b = await c.createAnnotationQueue({ name: 'aq-rubric-b', queueId: crypto.randomUUID(), rubricInstructions: 'Check the facts' });
+    assert.equal((await c.readAnnotationQueue(b.id)).rubric_instructions, 'Check the facts');
+    for (const q of [a, b]) await c.updateAnnotationQueue(q.id, { name: q.name, rubricInstructions: 'Updated rubric' });
+    for (const q of [a, b]) assert.equal((await c.readAnnotationQueue(q.id)).rubric_instructions, 'Updated rubric');
+  });
 });
