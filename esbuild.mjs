@@ -51,6 +51,8 @@ const APART = {
   promptFile: { entry: 'src/prompts/engine/index.ts', lazy: true },
   // Experiments: the evaluators and the runner, loaded when an experiment is run or an evaluators file is seen.
   experiments: { entry: 'src/experiments/index.ts', lazy: true },
+  // Prompt references in source code: the finder and the lookups, loaded when a source file first holds a pull.
+  promptReferences: { entry: 'src/prompts/references/engine.ts', lazy: true },
 };
 const apartFile = (entry) => (entry.includes('/') ? path.resolve(entry) : entry);
 

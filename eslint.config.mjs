@@ -76,7 +76,7 @@ export default tseslint.config(
   // The experiments engine and the finder and lookup of prompt references run without VS Code as well (the command
   // line and agent tools use them).
   {
-    files: ['src/experiments/**/*.ts', 'src/prompts/references/finder.ts', 'src/prompts/references/lookup.ts'],
+    files: ['src/experiments/**/*.ts', 'src/prompts/references/finder.ts', 'src/prompts/references/lookup.ts', 'src/prompts/references/engine.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: [{ name: 'vscode', message: 'This module runs without VS Code: no vscode import here.' }],

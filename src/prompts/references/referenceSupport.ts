@@ -11,8 +11,8 @@ import { promptCommitUri } from '../../views/documents';
 import { formatWhen } from '../../views/format';
 import type { FileMessage, PromptFile } from '../engine';
 import { isPromptDocument, PROMPT_FILE_GLOB, promptFormat } from '../promptFiles';
-import { findPromptReferences, promptKey, referenceAt, sourceLanguageOf, type PromptIdentifierParts, type PromptReference } from './finder';
-import { PromptLookup, type PromptVersion, type ReferenceProblem } from './lookup';
+import type * as Engine from './engine';
+import type { PromptIdentifierParts, PromptLookup, PromptReference, PromptVersion, ReferenceProblem } from './engine';
 
 /** How long typing must pause before a document's references are checked against LangSmith. */
 const CHECK_DELAY_MS = 500;
@@ -28,7 +28,11 @@ export class PromptReferenceSupport implements vscode.Disposable {
   private readonly localFiles = new LocalPromptFiles();
   private lookup: PromptLookup;
 
-  constructor(private readonly clients: ClientService) {
+  constructor(
+    private readonly clients: ClientService,
+    /** The finder and the lookups (a bundle loaded apart). */
+    private readonly engine: typeof Engine,
+  ) {
     this.lookup = this.newLookup();
     this.disposables.push(
       this.localFiles,
@@ -52,7 +56,7 @@ export class PromptReferenceSupport implements vscode.Disposable {
   }
 
   private newLookup(): PromptLookup {
-    return new PromptLookup((work) => this.clients.call(work));
+    return new this.engine.PromptLookup((work) => this.clients.call(work));
   }
 
   promptChanged(name: string): void {
@@ -66,24 +70,24 @@ export class PromptReferenceSupport implements vscode.Disposable {
 
   /** The references of a document at its current version (found once per version). */
   references(doc: vscode.TextDocument): PromptReference[] {
-    const language = sourceLanguageOf(doc.languageId);
+    const language = this.engine.sourceLanguageOf(doc.languageId);
     if (!language) return [];
     const key = doc.uri.toString();
     const hit = this.found.get(key);
     if (hit && hit.version === doc.version) return hit.refs;
-    const refs = findPromptReferences(doc.getText(), language);
+    const refs = this.engine.findPromptReferences(doc.getText(), language);
     this.found.set(key, { version: doc.version, refs });
     return refs;
   }
 
   private referenceAt(doc: vscode.TextDocument, pos: vscode.Position): PromptReference | undefined {
-    return referenceAt(this.references(doc), doc.offsetAt(pos));
+    return this.engine.referenceAt(this.references(doc), doc.offsetAt(pos));
   }
 
   // ---------- diagnostics ----------
 
   private schedule(doc: vscode.TextDocument, delay: number): void {
-    if (!sourceLanguageOf(doc.languageId) || doc.uri.scheme === 'langsmith' || doc.uri.scheme === 'output') return;
+    if (!this.engine.sourceLanguageOf(doc.languageId) || doc.uri.scheme === 'langsmith' || doc.uri.scheme === 'output') return;
     this.timers.schedule(doc.uri.toString(), delay, () => void this.publish(doc));
   }
 
@@ -166,7 +170,7 @@ export class PromptReferenceSupport implements vscode.Disposable {
   async definition(doc: vscode.TextDocument, pos: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Location | undefined> {
     const r = this.referenceAt(doc, pos);
     if (!r?.parts || !r.closed) return undefined;
-    const key = promptKey(r.parts);
+    const key = this.engine.promptKey(r.parts);
     const local = await this.localFiles.find(key);
     if (local || token.isCancellationRequested) return local;
     const answer = await this.lookup.version(r.parts).catch(() => undefined);

@@ -21,8 +21,8 @@ export function watchPromptReferences(clients: ClientService): PromptReferencesH
   let support: Promise<PromptReferenceSupport> | undefined;
   let disposed = false;
   const start = () =>
-    (support ??= import('./referenceSupport').then((m) => {
-      const s = new m.PromptReferenceSupport(clients);
+    (support ??= Promise.all([import('./referenceSupport'), import('./engine')]).then(([m, engine]) => {
+      const s = new m.PromptReferenceSupport(clients, engine);
       if (disposed) s.dispose();
       return s;
     }));
