@@ -236,8 +236,35 @@ describe('rows and menus a new user sees', function () {
     const versions = await children('datasets', versionsNode);
     assert.deepEqual(versions.map(label).filter((l) => /^[a-z]/.test(l) && !/ago$|^just now$/.test(l)), ['prod', 'v1'], 'tagged versions are named by their tags');
 
+    // Each version reads as its tag or its time to the second, then when: neighbours differ within the width.
+    for (const v of versions) assert.ok(label(v).length + 1 + description(v).length <= 28, `version “${label(v)} ${description(v)}” fits`);
+    assert.equal(new Set(versions.map(label)).size, versions.length, `versions differ by their labels: ${versions.map(label).join(' | ')}`);
+    const untagged = versions.find((v) => !v.version.tags?.length);
+    if (untagged) assert.match(label(untagged), /^(\d+\/\d+ )?\d\d:\d\d:\d\d$/, `an untagged version is named by its time: ${label(untagged)}`);
+
     const example = (await children('datasets', dataset)).find((n) => n.id.startsWith('example/'))!;
     assert.ok(label(example).length > 0 && !/^[0-9a-f-]{36}$/.test(label(example)), 'an example reads as its inputs');
+  });
+
+  it('fits each row at the default sidebar width, what matters first and the rest in the tooltip', async () => {
+    const fits = (n: TreeNode, chars: number) => assert.ok(label(n).length + 1 + description(n).length <= chars || !description(n).includes(' · '), `“${label(n)} ${description(n)}” fits ${chars} characters`);
+    const datasets = await children('datasets');
+    const transcripts = datasets.find((d) => label(d) === 'demo-chat-transcripts')!;
+    assert.match(description(transcripts), /^\d+ ex\.$/, `a long name keeps its count, shortened: ${description(transcripts)}`);
+    assert.match(tooltip(transcripts).value, /\d+ examples · type chat/, 'the full count and the type are in the tooltip');
+    const qa = datasets.find((d) => label(d) === 'demo-support-qa')!;
+    assert.match(description(qa), /^\d+ examples$/, `a short name has the words: ${description(qa)}`);
+    for (const d of datasets.filter((n) => n.id.startsWith('dataset/'))) assert.ok(label(d).length + 1 + description(d).length <= 30 || label(d).length > 24, `“${label(d)} ${description(d)}” fits`);
+
+    const prompts = await children('prompts');
+    const rag = prompts.find((p) => label(p) === 'demo-rag-answer')!;
+    assert.match(description(rag), /^\d+ commits?$/, `the count first, the rest in the tooltip: ${description(rag)}`);
+    assert.match(tooltip(rag).value, /public · \d+ commits?/);
+    assert.match(tooltip(rag).value, /Updated /);
+    for (const p of prompts.filter((n) => n.id.startsWith('prompt/-'))) fits(p, 30);
+    const publicPrompts = prompts.find((p) => label(p) === 'Public prompts')!;
+    assert.equal(description(publicPrompts), '', 'no hint cut in the row');
+    assert.match(String(publicPrompts.treeItem().tooltip), /search button/, 'the hint is the tooltip');
   });
 
   it('shows server text in tooltips as text, never as markup or command links', async () => {
