@@ -50,13 +50,18 @@ export class DatasetNode extends PagedParentNode<Example> {
   private readonly versions: VersionsNode;
 
   constructor(
-    readonly dataset: Dataset,
+    public dataset: Dataset,
     parent: TreeNode | undefined,
     view: ViewContext,
   ) {
     super(`dataset/${dataset.id}`, parent, PAGE, view);
     this.splits = new SplitsNode(this, view);
     this.versions = new VersionsNode(this, view);
+  }
+
+  /** Reads the dataset again so its row's example count matches the examples listed under it. */
+  override async reloadRow(): Promise<void> {
+    this.dataset = await this.view.clients.call((c) => c.datasets.read({ datasetId: this.dataset.id }));
   }
 
   treeItem(): vscode.TreeItem {

@@ -118,12 +118,18 @@ export class PromptNode extends PagedParentNode<Commit> {
   private tags: PromptTag[] = [];
 
   constructor(
-    readonly repo: PromptRepo,
+    public repo: PromptRepo,
     parent: TreeNode | undefined,
     view: ViewContext,
     readonly own: boolean,
   ) {
     super(`prompt/${repo.owner ?? '-'}/${repo.repo_handle}`, parent, PAGE, view);
+  }
+
+  /** Reads the prompt again so its row (commit count, last update, likes) matches the commits listed under it. */
+  override async reloadRow(): Promise<void> {
+    const fresh = await this.view.clients.call((c) => c.prompts.get(this.identifier));
+    if (fresh) this.repo = fresh;
   }
 
   /** `owner/name` as the API and the links want it. */

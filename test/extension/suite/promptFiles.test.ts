@@ -164,6 +164,10 @@ describe('prompt files', function () {
     const [first] = await commits(name);
     assert.equal(first!.commit_hash, created.status === 'pushed' ? created.hash : '');
     assert.deepEqual((await tags(name)).map((t) => [t.tag_name, t.commit_hash]), [['production', first!.commit_hash]]);
+    // The new prompt's row in the tree, which the next push must keep up to date.
+    const row = await promptNode(name);
+    const rowText = () => String(row.treeItem().description ?? '');
+    assert.match(rowText(), /^1 commit( · |$)/);
 
     // Edit the file: the panel follows it and shows exactly what changes.
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
@@ -176,6 +180,11 @@ describe('prompt files', function () {
     assert.equal(second.status, 'pushed');
     const list = await commits(name);
     assert.equal(list.length, 2);
+    await workbench.views.rowReload;
+    for (const end = Date.now() + 10_000; !/^2 commits/.test(rowText()) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+    assert.match(rowText(), /^2 commits( · |$)/, 'the push updates the row’s count');
+    const listed = ((await workbench.views.prompts.provider.getChildren(row)) as AnyNode[]).filter((n) => n.id.includes('/commit/'));
+    assert.equal(listed.length, 2, 'with the commits under it');
     assert.equal(list[0]!.parent_commit_hash, first!.commit_hash, 'the new commit sits on the one the panel showed');
     assert.deepEqual((await tags(name)).map((t) => [t.tag_name, t.commit_hash]), [['production', list[0]!.commit_hash]], 'production moved, no conflict');
     const pulled = await get<{ manifest: { kwargs: { messages: { kwargs: { prompt: { kwargs: { template: string } } } }[] } } }>(`/commits/-/${name}/latest`);
