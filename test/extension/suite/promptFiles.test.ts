@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { promptFileLocation } from '../../../src/commands/promptFileCommands';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { PromptCommitKey, PromptCommitState, PushResult } from '../../../src/protocol/promptCommit';
 import type { TreeNode } from '../../../src/views/treeNode';
@@ -120,6 +121,29 @@ describe('prompt files', function () {
     const result = await push(host, { parent: state.remote!.latest!.hash });
     assert.equal(result.status, 'nothingToCommit');
     assert.equal((await commits('demo-summarizer')).length, before.length, 'no commit was made');
+  });
+
+  it('pulls again into a changed file asking once (the save dialog’s own overwrite question), and proposes where prompt files are', async () => {
+    const target = vscode.Uri.file(path.join(dir, `again-${Date.now()}.prompt.yaml`));
+    let run = await runScripted(workbench, 'langsmith.pullPrompt', new ScriptedPrompter([{ file: target }]), await promptNode('demo-summarizer'));
+    assert.deepEqual(run.errors, []);
+    // The user changes the pulled file and saves it.
+    const doc = await edit(target, 'Keep product names.', 'Keep product names and versions.');
+    assert.ok(await doc.save());
+    // Only the file is scripted: a second question (“Replace…?”) would fail the run as unscripted.
+    const again = new ScriptedPrompter([{ file: target }]);
+    run = await runScripted(workbench, 'langsmith.pullPrompt', again, await promptNode('demo-summarizer'));
+    assert.deepEqual(run.errors, []);
+    assert.equal(again.asked.length, 1, `asked once: ${again.asked.join(' | ')}`);
+    assert.match(fs.readFileSync(target.fsPath, 'utf8'), /Keep product names\./, 'the file holds the pulled prompt again');
+    assert.doesNotMatch(fs.readFileSync(target.fsPath, 'utf8'), /and versions/);
+
+    // Where the dialog opens: the prompt's own file, else the folder with most prompt files, else the workspace.
+    const ws = vscode.Uri.file('/ws');
+    const files = ['/ws/prompts/a.prompt.yaml', '/ws/prompts/b.prompt.yaml', '/ws/x.prompt.yaml', '/ws/deep/x.prompt.yaml'].map((f) => vscode.Uri.file(f));
+    assert.equal(promptFileLocation(files, ws, 'c.prompt.yaml').path, '/ws/prompts/c.prompt.yaml');
+    assert.equal(promptFileLocation(files, ws, 'x.prompt.yaml').path, '/ws/x.prompt.yaml');
+    assert.equal(promptFileLocation([], ws, 'c.prompt.yaml').path, '/ws/c.prompt.yaml');
   });
 
   it('shows template problems while typing, at their place, and clears them', async () => {
