@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import type { LangSmithClient, PromptTag } from '../client';
 import { asPromptYamlPath, isPromptFile, promptNamedBy } from '../prompts/engine/fileNames';
-import { promptFormat } from '../prompts/promptFiles';
+import { PROMPT_FILE_GLOB, promptFormat } from '../prompts/promptFiles';
 import { documentUri, promptCommitUri, showDocument } from '../views/documents';
 import { formatWhen } from '../views/format';
 import { CommitNode, PromptNode } from '../views/promptsView';
@@ -140,25 +140,26 @@ export function registerPromptFileCommands(register: CommandRegistrar, clients: 
       tags: repo?.tags,
       isPublic: repo?.is_public,
     });
+    // A file chosen in the save dialog was confirmed there if it exists: the pull asks no second time.
+    let overwriteConfirmed = false;
     if (!target) {
-      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
       const fileName = format.promptFileName(name);
-      const defaultUri = folder ? vscode.Uri.joinPath(folder, fileName) : undefined;
-      target = await prompter().saveFile({
+      const chosen = await prompter().saveFile({
         title: vscode.l10n.t('Pull {0} into a prompt file', identifier),
         saveLabel: vscode.l10n.t('Pull'),
-        defaultUri,
+        defaultUri: await proposedPromptFile(fileName),
         filters: { [vscode.l10n.t('Prompt files')]: ['yaml'] },
       });
-      if (!target) throw new UserCancelled();
-      target = target.with({ path: asPromptYamlPath(target.path) });
+      if (!chosen) throw new UserCancelled();
+      target = chosen.with({ path: asPromptYamlPath(chosen.path) });
+      overwriteConfirmed = target.path === chosen.path;
     }
     const existing = await readIfExists(target);
     let text: string;
     if (existing !== undefined && existing.trim()) {
       const parsed = format.parsePromptFile(existing);
       const sameContent = parsed.file && format.canonicalJson(format.toManifest(parsed.file, manifest)) === format.canonicalJson(manifest);
-      if (!sameContent) {
+      if (!sameContent && !overwriteConfirmed) {
         const ok = await prompter().confirm(
           ref === 'latest'
             ? vscode.l10n.t('Replace the prompt in {0} with {1} at the latest commit?', path.posix.basename(target.path), identifier)
@@ -318,4 +319,31 @@ export function registerPromptFileCommands(register: CommandRegistrar, clients: 
     await writeFile(target, format.writePromptFile(file, { header: true }));
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(target), { preview: false });
   });
+}
+
+/**
+ * Where Pull Prompt proposes to write: the prompt's own file if the workspace has one by that name, else that name
+ * in the folder holding most of the workspace's prompt files (the shallower on a tie), else the first workspace
+ * folder.
+ */
+export async function proposedPromptFile(fileName: string): Promise<vscode.Uri | undefined> {
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (!root) return undefined;
+  return promptFileLocation(await vscode.workspace.findFiles(PROMPT_FILE_GLOB, '**/node_modules/**', 500), root, fileName);
+}
+
+/** The choice of proposedPromptFile among the workspace's prompt files. */
+export function promptFileLocation(files: readonly vscode.Uri[], root: vscode.Uri, fileName: string): vscode.Uri {
+  const same = files.filter((f) => path.posix.basename(f.path) === fileName).sort((a, b) => a.path.length - b.path.length)[0];
+  if (same) return same;
+  const perFolder = new Map<string, { folder: vscode.Uri; count: number }>();
+  for (const f of files) {
+    const folder = vscode.Uri.joinPath(f, '..');
+    const entry = perFolder.get(folder.toString()) ?? { folder, count: 0 };
+    entry.count++;
+    perFolder.set(folder.toString(), entry);
+  }
+  const depth = (u: vscode.Uri) => u.path.split('/').length;
+  const best = [...perFolder.values()].sort((a, b) => b.count - a.count || depth(a.folder) - depth(b.folder))[0];
+  return vscode.Uri.joinPath(best?.folder ?? root, fileName);
 }

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Dataset, DatasetVersion, Example } from '../client';
 import { exampleSplits } from '../client/exampleSplits';
 import { Commands } from '../constants';
-import { escapeMarkdown, formatWhen, markdownLines, summarize } from './format';
+import { escapeMarkdown, formatWhen, markdownLines, summarize, fitDescription, rowChars } from './format';
 import { errorNode, MessageNode, PagedParentNode, TreeNode, withSideLoad, type ViewContext } from './treeNode';
 
 const PAGE = 50;
@@ -50,7 +50,7 @@ export class DatasetNode extends PagedParentNode<Example> {
   private readonly versions: VersionsNode;
 
   constructor(
-    readonly dataset: Dataset,
+    public dataset: Dataset,
     parent: TreeNode | undefined,
     view: ViewContext,
   ) {
@@ -59,16 +59,25 @@ export class DatasetNode extends PagedParentNode<Example> {
     this.versions = new VersionsNode(this, view);
   }
 
+  /** Reads the dataset again so its row's example count matches the examples listed under it. */
+  override async reloadRow(): Promise<void> {
+    this.dataset = await this.view.clients.call((c) => c.datasets.read({ datasetId: this.dataset.id }));
+  }
+
   treeItem(): vscode.TreeItem {
     const d = this.dataset;
     const item = new vscode.TreeItem(d.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon('database');
     const count = d.example_count;
-    item.description =
-      [typeof count === 'number' ? vscode.l10n.t('{0} examples', count) : undefined, d.data_type && d.data_type !== 'kv' ? d.data_type : undefined].filter(Boolean).join(' · ') || undefined;
+    const examples = typeof count === 'number' ? vscode.l10n.t('{0} examples', count) : undefined;
+    const type = d.data_type && d.data_type !== 'kv' ? d.data_type : undefined;
+    // The count first, shortened when the name leaves no room for the word; the type if it still fits.
+    const countText = examples && d.name.length + 1 + examples.length > rowChars(1) ? vscode.l10n.t('{0} ex.', count as number) : examples;
+    item.description = fitDescription(d.name, [countText, type], 1);
     item.tooltip = markdownLines([
       `**${escapeMarkdown(d.name)}**`,
+      [examples, type ? vscode.l10n.t('type {0}', escapeMarkdown(type)) : undefined].filter(Boolean).join(' · ') || undefined,
       d.description ? escapeMarkdown(String(d.description)) : undefined,
       this.shared ? vscode.l10n.t('Shared publicly') : undefined,
       vscode.l10n.t('id {0}', `\`${d.id}\``),
@@ -208,16 +217,28 @@ export class VersionNode extends TreeNode {
     // Tags first (they are how versions are named), then when; the exact time tells untagged ones apart.
     const tagged = !!v.tags?.length;
     const when = formatWhen(v.as_of) ?? v.as_of;
-    const exact = new Date(v.as_of).toLocaleString();
-    const item = new vscode.TreeItem(tagged ? v.tags!.join(', ') : when, vscode.TreeItemCollapsibleState.None);
+    // An untagged version is named by its time to the second (short: the date only when not today).
+    const label = tagged ? v.tags!.join(', ') : shortTime(v.as_of);
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(tagged ? 'tag' : 'git-commit');
-    item.description = tagged ? `${when} · ${exact}` : exact;
+    item.description = fitDescription(label, [when, tagged ? shortTime(v.as_of) : undefined], 3);
     item.tooltip = markdownLines([
-      vscode.l10n.t('Version as of {0}', `\`${v.as_of}\``),
+      vscode.l10n.t('Version as of {0}', escapeMarkdown(new Date(v.as_of).toLocaleString())),
+      `\`${v.as_of}\``,
       v.tags?.length ? vscode.l10n.t('Tags: {0}', v.tags.map(escapeMarkdown).join(', ')) : vscode.l10n.t('No tags'),
     ]);
     item.contextValue = 'datasetVersion';
     return item;
   }
+}
+
+/** A version's time as its row shows it: 12:12:14 today, else 11/26 12:12:14 (the full date is in the tooltip). */
+export function shortTime(value: string, now = new Date()): string {
+  const t = new Date(value);
+  if (!Number.isFinite(t.getTime())) return value;
+  const time = t.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+  if (t.toDateString() === now.toDateString()) return time;
+  const date = t.getFullYear() === now.getFullYear() ? t.toLocaleDateString(undefined, { month: 'numeric', day: 'numeric' }) : t.toLocaleDateString();
+  return `${date} ${time}`;
 }

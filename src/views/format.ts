@@ -75,3 +75,27 @@ export function markdownLines(lines: (string | undefined)[]): vscode.MarkdownStr
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
 }
+
+/**
+ * About how many characters of label and description a row shows at the default sidebar width (~300 px) before
+ * VS Code cuts it with “…”, at a depth in the tree (1 = a top-level row): each level indents it further.
+ */
+export function rowChars(depth: number): number {
+  return Math.max(20, 32 - 2 * (depth - 1));
+}
+
+/**
+ * A row's description from its parts, most telling first: as many as fit beside the label at the default width
+ * (the first always); what is left out belongs in the row's tooltip.
+ */
+export function fitDescription(label: string, parts: (string | undefined)[], depth: number): string | undefined {
+  const budget = rowChars(depth) - label.length - 1;
+  let text = '';
+  for (const part of parts) {
+    if (!part) continue;
+    const next = text ? `${text} · ${part}` : part;
+    if (text && next.length > budget) break;
+    text = next;
+  }
+  return text || undefined;
+}

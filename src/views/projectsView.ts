@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { Project, Run } from '../client';
 import { Commands } from '../constants';
-import { escapeMarkdown, formatCount, formatLatency, formatWhen, markdownLines, summarize } from './format';
+import { askedText, escapeMarkdown, fitDescription, formatCount, formatLatency, formatWhen, markdownLines, summarize } from './format';
 import { PagedParentNode, TreeNode, type ViewContext } from './treeNode';
 
 const PAGE = 50;
@@ -116,14 +116,26 @@ export class RunNode extends PagedParentNode<Run> {
     this.run.share_token = token;
   }
 
+  /** A root run (a trace) is told apart by what it was asked; a child run by its name. */
+  get isRoot(): boolean {
+    return !(this.parent instanceof RunNode);
+  }
+
+  /** How deep its row is in the Projects view (a trace is under its project). */
+  get depth(): number {
+    let depth = 2;
+    for (let p = this.parent; p instanceof RunNode; p = p.parent) depth++;
+    return depth;
+  }
+
   treeItem(): vscode.TreeItem {
     const r = this.run;
     const type = r.run_type ?? 'chain';
     const failed = !!r.error || r.status === 'error';
     const running = !failed && r.end_time == null;
-    const item = new vscode.TreeItem(r.name ?? r.id, LEAF_TYPES.has(type) ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(runLabel(r, this.isRoot), LEAF_TYPES.has(type) ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
-    // Status first, by colour: failed, running, or done (the run type's own icon).
+    // Status by shape and by word, not by colour alone: failed, running, or done (the run type's own icon).
     item.iconPath = failed
       ? new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'))
       : running
@@ -131,9 +143,14 @@ export class RunNode extends PagedParentNode<Run> {
         : new vscode.ThemeIcon(RUN_ICONS[type] ?? 'pass', new vscode.ThemeColor('testing.iconPassed'));
     const latency = formatLatency(r.start_time, r.end_time);
     const tokens = typeof r.total_tokens === 'number' && r.total_tokens > 0 ? vscode.l10n.t('{0} tok', formatCount(r.total_tokens)) : undefined;
-    // What tells runs of one chain apart comes first: when they ran; then how long and how many tokens.
-    item.description = [formatWhen(r.start_time), failed ? vscode.l10n.t('error') : running ? vscode.l10n.t('running') : latency, tokens].filter(Boolean).join(' · ');
+    // Short enough for a 300 px sidebar: a failed or running trace says so first, then when it ran and how long it
+    // took; its name, tokens and the rest are in the tooltip.
+    // A child run, which ran with its siblings, shows how long it took and its tokens instead of when.
+    const status = failed ? vscode.l10n.t('error') : running ? vscode.l10n.t('running') : undefined;
+    item.description = fitDescription(runLabel(r, this.isRoot), this.isRoot ? [status, formatWhen(r.start_time), status ? undefined : latency] : [status ?? latency, tokens], this.depth);
     const state = failed ? vscode.l10n.t('failed') : running ? vscode.l10n.t('running') : vscode.l10n.t('done');
+    // A screen reader hears the run's name, what it was asked and its state, whatever the row shows.
+    item.accessibilityInformation = { label: [r.name ?? r.id, item.label === r.name ? undefined : item.label, state, item.description].filter(Boolean).join(', ') };
     const started = r.start_time != null ? escapeMarkdown(new Date(r.start_time).toLocaleString()) : undefined;
     item.tooltip = markdownLines([
       `**${escapeMarkdown(r.name ?? '')}** · ${escapeMarkdown(type)} · ${state}`,
@@ -168,6 +185,17 @@ export class RunNode extends PagedParentNode<Run> {
   protected override emptyLabel(): string {
     return vscode.l10n.t('No child runs');
   }
+}
+
+/** Characters of a trace's input its row shows: with the description it fits a 300 px sidebar. */
+export const RUN_PREVIEW_CHARS = 17;
+
+/** A trace's row reads as what it was asked (in quotes); a child run, or a trace with no input text, as its name. */
+export function runLabel(r: Run, root: boolean): string {
+  const name = r.name ?? r.id;
+  if (!root) return name;
+  const asked = askedText(r.inputs, RUN_PREVIEW_CHARS);
+  return asked ? `“${asked}”` : name;
 }
 
 /** A thread of a project as the tree lists it. */

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { Commit, LangSmithClient, PromptRepo, PromptTag } from '../client';
 import type { PromptListOptions } from '../client/resources/prompts';
 import { Commands } from '../constants';
-import { escapeMarkdown, formatWhen, markdownLines } from './format';
+import { escapeMarkdown, fitDescription, formatWhen, markdownLines } from './format';
 import { groupItem, PagedParentNode, TreeNode, withSideLoad, type ViewContext } from './treeNode';
 
 const PAGE = 50;
@@ -88,7 +88,12 @@ export class PublicPromptsNode extends PagedParentNode<PromptRepo> {
   }
 
   treeItem(): vscode.TreeItem {
-    return groupItem(this.id, vscode.l10n.t('Public prompts'), 'globe', 'publicPrompts', this.query ? `“${this.query}”` : vscode.l10n.t('search with the view’s search button'));
+    const label = vscode.l10n.t('Public prompts');
+    const item = groupItem(this.id, label, 'globe', 'publicPrompts', this.query ? fitDescription(label, [`“${this.query}”`], 1) : undefined);
+    item.tooltip = this.query
+      ? vscode.l10n.t('Public prompts of other workspaces matching “{0}”; search again with the view’s search button.', this.query)
+      : vscode.l10n.t('Public prompts of other workspaces: search them with the view’s search button.');
+    return item;
   }
 
   protected async openList(): Promise<AsyncIterator<PromptRepo>> {
@@ -113,12 +118,18 @@ export class PromptNode extends PagedParentNode<Commit> {
   private tags: PromptTag[] = [];
 
   constructor(
-    readonly repo: PromptRepo,
+    public repo: PromptRepo,
     parent: TreeNode | undefined,
     view: ViewContext,
     readonly own: boolean,
   ) {
     super(`prompt/${repo.owner ?? '-'}/${repo.repo_handle}`, parent, PAGE, view);
+  }
+
+  /** Reads the prompt again so its row (commit count, last update, likes) matches the commits listed under it. */
+  override async reloadRow(): Promise<void> {
+    const fresh = await this.view.clients.call((c) => c.prompts.get(this.identifier));
+    if (fresh) this.repo = fresh;
   }
 
   /** `owner/name` as the API and the links want it. */
@@ -131,14 +142,18 @@ export class PromptNode extends PagedParentNode<Commit> {
     const item = new vscode.TreeItem(this.own ? r.repo_handle : `${r.owner}/${r.repo_handle}`, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(r.is_archived ? 'archive' : 'comment-discussion');
-    item.description = [
-      r.is_public ? vscode.l10n.t('public') : undefined,
-      r.is_archived ? vscode.l10n.t('archived') : undefined,
-      typeof r.num_commits === 'number' ? vscode.l10n.t('{0} commits', r.num_commits) : undefined,
-      typeof r.num_likes === 'number' && r.num_likes > 0 ? `♥ ${r.num_likes}` : undefined,
-      formatWhen(r.updated_at),
-    ].filter(Boolean).join(' · ');
-    item.tooltip = markdownLines([`**${escapeMarkdown(r.full_name ?? r.repo_handle)}**`, r.description ? escapeMarkdown(String(r.description)) : undefined, r.tags?.length ? vscode.l10n.t('Tags: {0}', r.tags.map(escapeMarkdown).join(', ')) : undefined]);
+    const commits = typeof r.num_commits === 'number' ? (r.num_commits === 1 ? vscode.l10n.t('1 commit') : vscode.l10n.t('{0} commits', r.num_commits)) : undefined;
+    const likes = typeof r.num_likes === 'number' && r.num_likes > 0 ? `♥ ${r.num_likes}` : undefined;
+    const updated = formatWhen(r.updated_at);
+    // How many commits and how recent first, as far as the default width allows; visibility and the rest in the tooltip.
+    item.description = fitDescription(String(item.label), [commits, updated, likes], this.parent ? 2 : 1);
+    item.tooltip = markdownLines([
+      `**${escapeMarkdown(r.full_name ?? r.repo_handle)}**`,
+      [r.is_public ? vscode.l10n.t('public') : vscode.l10n.t('private'), r.is_archived ? vscode.l10n.t('archived') : undefined, commits, likes].filter(Boolean).join(' · '),
+      updated ? vscode.l10n.t('Updated {0}', escapeMarkdown(new Date(r.updated_at!).toLocaleString())) : undefined,
+      r.description ? escapeMarkdown(String(r.description)) : undefined,
+      r.tags?.length ? vscode.l10n.t('Tags: {0}', r.tags.map(escapeMarkdown).join(', ')) : undefined,
+    ]);
     const liked = !!r.liked_by_auth_user;
     const flags = [this.own ? 'own' : 'other', r.is_public ? 'public' : 'private', r.is_archived ? 'archived' : 'active', liked ? 'liked' : 'unliked'];
     item.contextValue = `prompt.${flags.join('.')}`;

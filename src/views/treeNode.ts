@@ -42,6 +42,9 @@ export abstract class TreeNode {
 
   /** Forgets loaded children so the next expansion loads them again. */
   reset(): void {}
+
+  /** Reads what the node's own row shows again (after a change made through the extension); most rows keep theirs. */
+  async reloadRow(): Promise<void> {}
 }
 
 export class MessageNode extends TreeNode {
@@ -332,6 +335,21 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
   refresh(node: TreeNode = this.root): void {
     node.reset();
     this.changed.fire(node === this.root ? undefined : node);
+  }
+
+  /**
+   * Reloads a node's own row and its children: the children at once, the row when it has been read again (a
+   * failed read leaves the row as it was; the children show any error).
+   */
+  async refreshWithRow(node: TreeNode): Promise<void> {
+    this.refresh(node);
+    if (node === this.root) return;
+    try {
+      await node.reloadRow();
+    } catch {
+      return;
+    }
+    this.redraw(node);
   }
 
   /** Redraws a node without forgetting what it has loaded (after "Load more"). */

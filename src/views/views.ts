@@ -9,6 +9,9 @@ import { PromptsRoot } from './promptsView';
 import { QueuesRoot } from './queuesView';
 import { NodeTreeProvider, type TreeNode, type ViewContext } from './treeNode';
 
+/** A view hidden at least this long reloads when it is shown again. */
+export const STALE_AFTER_MS = 30_000;
+
 export class LangSmithView<R extends TreeNode> implements vscode.Disposable {
   readonly provider: NodeTreeProvider;
   readonly treeView: vscode.TreeView<TreeNode>;
@@ -19,13 +22,36 @@ export class LangSmithView<R extends TreeNode> implements vscode.Disposable {
     this.root = makeRoot(ctx);
     this.provider = new NodeTreeProvider(this.root);
     this.treeView = vscode.window.createTreeView(id, { treeDataProvider: this.provider, showCollapseAll: true, canSelectMany });
+    this.visibility = this.treeView.onDidChangeVisibility((e) => this.visibilityChanged(e.visible));
   }
+
+  private readonly visibility: vscode.Disposable;
 
   refresh(node?: TreeNode): void {
     this.provider.refresh(node);
   }
 
+  /** Reloads a node's row too (its counts), after a change made through the extension; resolves when redrawn. */
+  refreshWithRow(node: TreeNode): Promise<void> {
+    return this.provider.refreshWithRow(node);
+  }
+
+  /** How long a view stays hidden before showing it again reloads it (what changed elsewhere then appears). */
+  staleAfterMs = STALE_AFTER_MS;
+  private hiddenSince: number | undefined;
+
+  private visibilityChanged(visible: boolean): void {
+    if (!visible) {
+      this.hiddenSince = Date.now();
+      return;
+    }
+    const since = this.hiddenSince;
+    this.hiddenSince = undefined;
+    if (since !== undefined && Date.now() - since >= this.staleAfterMs) this.refresh();
+  }
+
   dispose(): void {
+    this.visibility.dispose();
     this.treeView.dispose();
     this.provider.dispose();
   }
@@ -66,23 +92,28 @@ export class LangSmithViews implements vscode.Disposable {
     return undefined;
   }
 
-  /** Reloads one node in whichever view holds it. */
   /** Reloads a dataset's node (its examples, splits, versions) if the tree shows it: after an edit elsewhere. */
   refreshDataset(datasetId: string): void {
     const node = this.datasets.root.shownChild(`dataset/${datasetId}`);
-    if (node) this.datasets.refresh(node);
+    if (node) this.rowReload = this.datasets.refreshWithRow(node);
   }
 
   /** Reloads a prompt of the own workspace (its commits and tags) after a push or a tag change; the whole view when it is new. */
   refreshPrompt(name: string, handle: string | null): void {
     const root = this.prompts.root;
     const node = root.shownChild(`prompt/${handle ?? '-'}/${name}`) ?? root.shownChild(`prompt/-/${name}`);
-    this.prompts.refresh(node ?? root);
+    if (node) this.rowReload = this.prompts.refreshWithRow(node);
+    else this.prompts.refresh(root);
   }
 
+  /** Reloads a node, its row included (a prompt's commit count after a tag change), in whichever view holds it. */
   refreshNode(node: TreeNode): void {
-    this.viewOf(node)?.refresh(node);
+    const view = this.viewOf(node);
+    if (view) this.rowReload = view.refreshWithRow(node);
   }
+
+  /** The latest reload of a row (settled once the row is redrawn): what a test waits for. */
+  rowReload: Promise<void> = Promise.resolve();
 
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();

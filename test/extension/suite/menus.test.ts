@@ -192,16 +192,35 @@ describe('rows and menus a new user sees', function () {
     assert.match(publicOnes.find((p) => p.repo?.repo_handle === 'translator')!.treeItem().contextValue!, /^prompt\.other\.public\.active\./);
   });
 
-  it('labels rows so neighbours differ: runs by when, queue items by position and question, versions by tag', async () => {
+  it('labels rows so neighbours differ: runs by what they were asked, queue items by position and question, versions by tag', async () => {
     const project = (await children('projects')).find((p) => label(p) === 'demo-support-chatbot')!;
-    const runs = (await children('projects', project)).filter((n) => n.id.startsWith('run/')).slice(0, 5);
+    const rows = (await children('projects', project)).filter((n) => n.id.startsWith('run/'));
+    const runs = rows.slice(0, 8);
     for (const r of runs) {
-      assert.match(description(r), /^(just now|\d+ (min|h|d) ago|\d{4}-\d\d-\d\d)( · |$)/, `a run's description starts with when it ran: ${description(r)}`);
+      // A trace reads as its question, in quotes, cut to fit: “How do I reset my p…”.
+      assert.match(label(r), /^“.{1,17}”$/, `a trace is labelled by what it was asked: ${label(r)}`);
+      assert.ok(r.run.inputs.question.startsWith(label(r).slice(1, -1).replace(/…$/, '')), `${label(r)} is the start of the question`);
+      // Then when it ran (and, if it fits, how long it took), or first that it failed or is still running.
+      assert.match(description(r), /^((error|running)( · (just now|\d+ (min|h|d) ago|\d{4}-\d\d-\d\d))?|(just now|\d+ (min|h|d) ago|\d{4}-\d\d-\d\d)( · [\d.]+ m?s)?)$/, `status, or when and duration: ${description(r)}`);
+      assert.ok(label(r).length + 1 + description(r).length <= 30, `“${label(r)} ${description(r)}” fits a 300 px sidebar`);
       const icon = r.treeItem().iconPath as vscode.ThemeIcon;
       assert.ok(icon instanceof vscode.ThemeIcon && icon.color, 'the status icon has a theme colour');
+      assert.match(tooltip(r).value, /SupportPipeline/, 'the name is in the tooltip');
+      assert.match(r.treeItem().accessibilityInformation!.label, /^SupportPipeline, “/, 'a screen reader hears the name, then the question');
     }
-    const failed = (await children('projects', project)).find((n) => n.id.startsWith('run/') && n.run.error);
-    if (failed) assert.equal((failed.treeItem().iconPath as vscode.ThemeIcon).id, 'error');
+    assert.ok(new Set(runs.map(label)).size > 4, `neighbouring traces differ: ${runs.map(label).join(' | ')}`);
+    const failed = rows.find((n) => n.run.error);
+    assert.ok(failed, 'the demo has a failed trace among the first page');
+    assert.equal((failed.treeItem().iconPath as vscode.ThemeIcon).id, 'error', 'a failed trace has the error icon (a shape, not only a colour)');
+    assert.match(description(failed), /^error\b/, 'and says so in words');
+    assert.match(tooltip(failed).value, /failed/, 'its tooltip too, with when it ran');
+    const done = rows.find((n) => !n.run.error && n.run.end_time)!;
+    assert.notEqual((done.treeItem().iconPath as vscode.ThemeIcon).id, 'error');
+    assert.doesNotMatch(description(done), /error|running/);
+    // A child run is named by what it is, with how long it took.
+    const kids = (await children('projects', done)).filter((n) => n.id.startsWith('run/'));
+    assert.deepEqual(kids.map(label), ['VectorStoreRetriever', 'ChatOpenAI', 'StrOutputParser']);
+    assert.match(description(kids[1]!), /^[\d.]+ m?s( · [\d,.k]+ tok)?$/, `a model call: duration, tokens: ${description(kids[1]!)}`);
 
     const queue = (await children('queues')).find((q) => label(q) === 'demo-review')!;
     const [mine] = await children('queues', queue);
@@ -217,8 +236,35 @@ describe('rows and menus a new user sees', function () {
     const versions = await children('datasets', versionsNode);
     assert.deepEqual(versions.map(label).filter((l) => /^[a-z]/.test(l) && !/ago$|^just now$/.test(l)), ['prod', 'v1'], 'tagged versions are named by their tags');
 
+    // Each version reads as its tag or its time to the second, then when: neighbours differ within the width.
+    for (const v of versions) assert.ok(label(v).length + 1 + description(v).length <= 28, `version “${label(v)} ${description(v)}” fits`);
+    assert.equal(new Set(versions.map(label)).size, versions.length, `versions differ by their labels: ${versions.map(label).join(' | ')}`);
+    const untagged = versions.find((v) => !v.version.tags?.length);
+    if (untagged) assert.match(label(untagged), /^(\d+\/\d+ )?\d\d:\d\d:\d\d$/, `an untagged version is named by its time: ${label(untagged)}`);
+
     const example = (await children('datasets', dataset)).find((n) => n.id.startsWith('example/'))!;
     assert.ok(label(example).length > 0 && !/^[0-9a-f-]{36}$/.test(label(example)), 'an example reads as its inputs');
+  });
+
+  it('fits each row at the default sidebar width, what matters first and the rest in the tooltip', async () => {
+    const fits = (n: TreeNode, chars: number) => assert.ok(label(n).length + 1 + description(n).length <= chars || !description(n).includes(' · '), `“${label(n)} ${description(n)}” fits ${chars} characters`);
+    const datasets = await children('datasets');
+    const transcripts = datasets.find((d) => label(d) === 'demo-chat-transcripts')!;
+    assert.match(description(transcripts), /^\d+ ex\.$/, `a long name keeps its count, shortened: ${description(transcripts)}`);
+    assert.match(tooltip(transcripts).value, /\d+ examples · type chat/, 'the full count and the type are in the tooltip');
+    const qa = datasets.find((d) => label(d) === 'demo-support-qa')!;
+    assert.match(description(qa), /^\d+ examples$/, `a short name has the words: ${description(qa)}`);
+    for (const d of datasets.filter((n) => n.id.startsWith('dataset/'))) assert.ok(label(d).length + 1 + description(d).length <= 30 || label(d).length > 24, `“${label(d)} ${description(d)}” fits`);
+
+    const prompts = await children('prompts');
+    const rag = prompts.find((p) => label(p) === 'demo-rag-answer')!;
+    assert.match(description(rag), /^\d+ commits?$/, `the count first, the rest in the tooltip: ${description(rag)}`);
+    assert.match(tooltip(rag).value, /public · \d+ commits?/);
+    assert.match(tooltip(rag).value, /Updated /);
+    for (const p of prompts.filter((n) => n.id.startsWith('prompt/-'))) fits(p, 30);
+    const publicPrompts = prompts.find((p) => label(p) === 'Public prompts')!;
+    assert.equal(description(publicPrompts), '', 'no hint cut in the row');
+    assert.match(String(publicPrompts.treeItem().tooltip), /search button/, 'the hint is the tooltip');
   });
 
   it('shows server text in tooltips as text, never as markup or command links', async () => {

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { promptFileLocation } from '../../../src/commands/promptFileCommands';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { PromptCommitKey, PromptCommitState, PushResult } from '../../../src/protocol/promptCommit';
 import type { TreeNode } from '../../../src/views/treeNode';
@@ -122,6 +123,29 @@ describe('prompt files', function () {
     assert.equal((await commits('demo-summarizer')).length, before.length, 'no commit was made');
   });
 
+  it('pulls again into a changed file asking once (the save dialog’s own overwrite question), and proposes where prompt files are', async () => {
+    const target = vscode.Uri.file(path.join(dir, `again-${Date.now()}.prompt.yaml`));
+    let run = await runScripted(workbench, 'langsmith.pullPrompt', new ScriptedPrompter([{ file: target }]), await promptNode('demo-summarizer'));
+    assert.deepEqual(run.errors, []);
+    // The user changes the pulled file and saves it.
+    const doc = await edit(target, 'Keep product names.', 'Keep product names and versions.');
+    assert.ok(await doc.save());
+    // Only the file is scripted: a second question (“Replace…?”) would fail the run as unscripted.
+    const again = new ScriptedPrompter([{ file: target }]);
+    run = await runScripted(workbench, 'langsmith.pullPrompt', again, await promptNode('demo-summarizer'));
+    assert.deepEqual(run.errors, []);
+    assert.equal(again.asked.length, 1, `asked once: ${again.asked.join(' | ')}`);
+    assert.match(fs.readFileSync(target.fsPath, 'utf8'), /Keep product names\./, 'the file holds the pulled prompt again');
+    assert.doesNotMatch(fs.readFileSync(target.fsPath, 'utf8'), /and versions/);
+
+    // Where the dialog opens: the prompt's own file, else the folder with most prompt files, else the workspace.
+    const ws = vscode.Uri.file('/ws');
+    const files = ['/ws/prompts/a.prompt.yaml', '/ws/prompts/b.prompt.yaml', '/ws/x.prompt.yaml', '/ws/deep/x.prompt.yaml'].map((f) => vscode.Uri.file(f));
+    assert.equal(promptFileLocation(files, ws, 'c.prompt.yaml').path, '/ws/prompts/c.prompt.yaml');
+    assert.equal(promptFileLocation(files, ws, 'x.prompt.yaml').path, '/ws/x.prompt.yaml');
+    assert.equal(promptFileLocation([], ws, 'c.prompt.yaml').path, '/ws/c.prompt.yaml');
+  });
+
   it('shows template problems while typing, at their place, and clears them', async () => {
     const uri = write(`typing-${suffix}.prompt.yaml`, 'prompt: typing\ntemplate_format: f-string\ninput_variables: [topic]\nmessages:\n  - role: human\n    template: Tell me about {topic}\n');
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -164,6 +188,10 @@ describe('prompt files', function () {
     const [first] = await commits(name);
     assert.equal(first!.commit_hash, created.status === 'pushed' ? created.hash : '');
     assert.deepEqual((await tags(name)).map((t) => [t.tag_name, t.commit_hash]), [['production', first!.commit_hash]]);
+    // The new prompt's row in the tree, which the next push must keep up to date.
+    const row = await promptNode(name);
+    const rowText = () => String(row.treeItem().description ?? '');
+    assert.match(rowText(), /^1 commit( · |$)/);
 
     // Edit the file: the panel follows it and shows exactly what changes.
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
@@ -176,6 +204,11 @@ describe('prompt files', function () {
     assert.equal(second.status, 'pushed');
     const list = await commits(name);
     assert.equal(list.length, 2);
+    await workbench.views.rowReload;
+    for (const end = Date.now() + 10_000; !/^2 commits/.test(rowText()) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+    assert.match(rowText(), /^2 commits( · |$)/, 'the push updates the row’s count');
+    const listed = ((await workbench.views.prompts.provider.getChildren(row)) as AnyNode[]).filter((n) => n.id.includes('/commit/'));
+    assert.equal(listed.length, 2, 'with the commits under it');
     assert.equal(list[0]!.parent_commit_hash, first!.commit_hash, 'the new commit sits on the one the panel showed');
     assert.deepEqual((await tags(name)).map((t) => [t.tag_name, t.commit_hash]), [['production', list[0]!.commit_hash]], 'production moved, no conflict');
     const pulled = await get<{ manifest: { kwargs: { messages: { kwargs: { prompt: { kwargs: { template: string } } } }[] } } }>(`/commits/-/${name}/latest`);

@@ -75,7 +75,11 @@ export class ScriptedPrompter implements Prompter {
     return 'dismiss' in answer ? undefined : answer.file;
   }
 
+  /** The options of each save dialog shown (where it proposed to save). */
+  readonly saveOptions: vscode.SaveDialogOptions[] = [];
+
   async saveFile(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined> {
+    this.saveOptions.push(options);
     const answer = this.next('file', options.title ?? 'save file');
     return 'dismiss' in answer ? undefined : answer.file;
   }

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/views/treeNode';
-import { activateWorkbench, endpoint, eventuallyText, get } from './support';
+import { activateWorkbench, endpoint, eventuallyText, get, http } from './support';
 
 
 type AnyNode = TreeNode & Record<string, any>;
@@ -22,6 +22,42 @@ describe('trees and commands against the local server', function () {
   before(async () => {
     assert.ok(endpoint.startsWith('http://127.0.0.1:'), 'the runner passes the local server in LANGSMITH_ENDPOINT');
     workbench = await activateWorkbench();
+  });
+
+  it('shows a queue made elsewhere once the view is shown again after being hidden a while', async () => {
+    const view = workbench.views.queues;
+    const until = async (check: () => boolean, what: string) => {
+      const end = Date.now() + 10_000;
+      while (!check()) {
+        if (Date.now() > end) assert.fail(`never: ${what}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await vscode.commands.executeCommand('langsmith.annotationQueues.focus');
+    await until(() => view.treeView.visible, 'the Annotation Queues view is visible');
+    await children('queues');
+    const name = `made-elsewhere-${Date.now()}`;
+    await http('POST', '/annotation-queues', { name });
+    assert.ok(!(await children('queues')).some((q) => label(q) === name), 'the listed queues are kept while nothing happens');
+    const saved = view.staleAfterMs;
+    view.staleAfterMs = 300;
+    try {
+      // Hidden a moment only: shown again, nothing is reloaded.
+      await vscode.commands.executeCommand('workbench.view.explorer');
+      await until(() => !view.treeView.visible, 'the view is hidden');
+      await vscode.commands.executeCommand('langsmith.annotationQueues.focus');
+      await until(() => view.treeView.visible, 'the view is visible again');
+      assert.ok(!(await children('queues')).some((q) => label(q) === name), 'a short hide reloads nothing');
+      // Hidden longer than that: shown again, the view reloads and the new queue is there.
+      await vscode.commands.executeCommand('workbench.view.explorer');
+      await until(() => !view.treeView.visible, 'the view is hidden');
+      await new Promise((r) => setTimeout(r, 400));
+      await vscode.commands.executeCommand('langsmith.annotationQueues.focus');
+      await until(() => view.treeView.visible, 'the view is visible again');
+      assert.ok((await children('queues')).some((q) => label(q) === name), 'the queue made elsewhere is listed');
+    } finally {
+      view.staleAfterMs = saved;
+    }
   });
 
   it('lists the demo projects, and a project its root runs newest first, paged with Load more', async () => {
