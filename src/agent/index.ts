@@ -23,9 +23,12 @@ export function findTool(name: string): AgentTool | undefined {
 /** Every answer has this field besides the tool's own: which page of a long answer to return (1 first). */
 export const PAGE_FIELD = z.number().int().min(1).max(10_000).optional().describe('Which page of a long answer (1, the default, is the first).');
 
-/** The tool's input schema with `page`: what a host offers the model. */
+/** Writes also take this: the exact change, described and not made (for hosts without a confirmation of their own). */
+export const DRY_RUN_FIELD = z.boolean().optional().describe('true: describe exactly what the call would change, and change nothing.');
+
+/** The tool's input schema with `page` (and `dryRun` for writes): what a host offers the model. */
 export function inputSchemaOf(t: AgentTool): z.ZodObject {
-  return (t.input as z.ZodObject).extend({ page: PAGE_FIELD });
+  return t.kind === 'write' ? t.input.extend({ page: PAGE_FIELD, dryRun: DRY_RUN_FIELD }) : t.input.extend({ page: PAGE_FIELD });
 }
 
 export interface ToolAnswer {
@@ -33,7 +36,7 @@ export interface ToolAnswer {
   isError: boolean;
 }
 
-export type CheckedInput = { ok: true; input: Record<string, unknown>; page: number } | { ok: false; error: string };
+export type CheckedInput = { ok: true; input: Record<string, unknown>; page: number; dryRun: boolean } | { ok: false; error: string };
 
 /** The input checked against the tool's schema: the parsed input, or one sentence naming each problem. */
 export function checkInput(t: AgentTool, raw: unknown): CheckedInput {
@@ -43,8 +46,8 @@ export function checkInput(t: AgentTool, raw: unknown): CheckedInput {
     const problems = r.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`);
     return { ok: false, error: `Invalid input for ${t.name}: ${problems.join('; ')}. Nothing was done.` };
   }
-  const { page, ...input } = r.data as Record<string, unknown> & { page?: number };
-  return { ok: true, input, page: page ?? 1 };
+  const { page, dryRun, ...input } = r.data as Record<string, unknown> & { page?: number; dryRun?: boolean };
+  return { ok: true, input, page: page ?? 1, dryRun: dryRun === true };
 }
 
 function secretsOf(ctx: ToolContext): string[] {
@@ -66,6 +69,10 @@ export async function callTool(name: string, raw: unknown, ctx: ToolContext): Pr
   if (!t) return { text: `There is no tool “${name}”.`, isError: true };
   const checked = checkInput(t, raw);
   if (!checked.ok) return { text: checked.error, isError: true };
+  if (checked.dryRun && t.prepare) {
+    const prepare = t.prepare.bind(t);
+    return answer(ctx, async () => `Dry run: nothing was changed. The call would do this:\n${await prepare(checked.input, ctx)}`, checked.page);
+  }
   return answer(ctx, () => t.run(checked.input, ctx), checked.page);
 }
 
