@@ -38,7 +38,7 @@ export const addRunsToAnnotationQueue = defineTool({
     const q = await queueOf(client, i.queue, signal);
     await client.annotationQueues.addRuns(q.id, i.runIds, { signal });
     const size = await client.annotationQueues.size(q.id, { signal }).catch(() => undefined);
-    return `Added ${i.runIds.length} run(s) to annotation queue “${q.name}” (id ${q.id})${size !== undefined ? `; it now holds ${size} run(s)` : ''}: ${i.runIds.join(', ')}`;
+    return `Added ${i.runIds.length} run(s) to annotation queue “${q.name}” (id ${q.id})${size !== undefined ? `; it now has ${size} run(s) to review` : ''}: ${i.runIds.join(', ')}`;
   },
 });
 
