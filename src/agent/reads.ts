@@ -196,8 +196,12 @@ export const getTrace = defineTool({
       lines.push(`Run ${r.id} (${r.name ?? '?'}):`, `  inputs: ${json(r.inputs, 4000)}`, `  outputs: ${json(r.outputs, 4000)}`);
       if (r.error) lines.push(`  error: ${cut(r.error, 2000)}`);
     }
-    lines.push('Tree:');
     const depth = depthMap(runs);
+    if (errored.length) {
+      lines.push(`Errored runs${errored.length > 20 ? ' (the first 20)' : ''}:`);
+      for (const r of errored.slice(0, 20)) lines.push(`- ${r.name ?? '?'} [${r.run_type ?? '?'}] · ${r.id} · depth ${depth.get(r.id) ?? 0}${r.error_preview ? ` · ${cut(r.error_preview, 150)}` : ''}`);
+    }
+    lines.push('Tree:');
     for (const r of runs) {
       const took = seconds(r.start_time, r.end_time);
       const err = r.error_preview ? ` · error: ${cut(r.error_preview, 150)}` : '';
