@@ -112,6 +112,20 @@ describe('agent tools: a scripted session (no model)', function () {
     assert.equal(await api.datasets.exists({ datasetName: 'x-ds' }), false);
   });
 
+  it('answers a refused key, a missing dataset and bad input as sentences, without the key', async () => {
+    const wrong = 'lsv2_wrong-key-for-this-test';
+    const refused = await callTool('list_projects', {}, { client: clientFor(srv(), { apiKey: wrong, maxRetries: 0 }), secrets: [wrong] });
+    assert.equal(refused.isError, true);
+    assert.match(refused.text, /^LangSmith at http:\/\/127\.0\.0\.1:\d+ refused the API key \(401\)\./);
+    assert.ok(!refused.text.includes(wrong));
+    const missing = await callTool('list_examples', { dataset: 'no-such-dataset' }, ctx);
+    assert.equal(missing.isError, true);
+    assert.match(missing.text, /no-such-dataset/);
+    const bad = await callTool('query_runs', { project: 'demo-support-chatbot', since: 'yesterday', limit: 1000 }, ctx);
+    assert.match(bad.text, /^Invalid input for query_runs: since: .+; limit: .+\. Nothing was done\.$/);
+    assert.equal((await callTool('no_such_tool', {}, ctx)).text, 'There is no tool “no_such_tool”.');
+  });
+
   it('pages long answers at 25,000 characters and says how to ask for the next', () => {
     const long = Array.from({ length: 3000 }, (_, i) => `line ${i} ${'x'.repeat(30)}`).join('\n');
     const first = pageOf(long, 1);

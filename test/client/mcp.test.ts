@@ -203,6 +203,15 @@ describe('MCP server (dist/cli.js mcp over stdio, official MCP client)', functio
     assert.match(gone.text, /^Not found: /);
   });
 
+  it('explains itself with --help and is listed among the commands', () => {
+    const help = execFileSync(process.execPath, [path.join(buildDir, 'cli.js'), 'mcp', '--help'], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+    assert.match(help, /^Usage: langsmith-workbench mcp \[--read-only\]/);
+    assert.match(help, /--read-only/);
+    assert.match(help, /docs\/AGENTS\.md/);
+    const top = execFileSync(process.execPath, [path.join(buildDir, 'cli.js'), '--help'], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+    assert.match(top, /^ {2}mcp {2,}Serves the LangSmith tools to an agent over MCP/m);
+  });
+
   it('with --read-only offers only the reads', async () => {
     const ro = await start(['--read-only']);
     const { tools } = await ro.listTools();
