@@ -191,6 +191,9 @@ export const getTrace = defineTool({
       `Trace ${i.traceId}: ${root.name ?? '?'} · ${runs.length} runs · ${seconds(root.start_time, root.end_time) || 'running'}${tokens(total)} · ${errored.length} errored run(s)` +
         `${root.session_id ? ` · project ${root.session_id}` : ''}${url ? ` · ${url}` : ''}`,
     ];
+    const inTrace = new Set(runs.map((r) => r.id));
+    const stranger = i.runIds.find((id) => !inTrace.has(id));
+    if (stranger) throw new ToolInputError(`Run ${stranger} is not part of trace ${i.traceId}: give runIds from its tree.`);
     for (const id of i.runIds) {
       const r = await client.runs.read(id, { projectId: root.session_id ?? undefined, startTime: runs.find((x) => x.id === id)?.start_time ?? undefined, signal });
       lines.push(`Run ${r.id} (${r.name ?? '?'}):`, `  inputs: ${json(r.inputs, 4000)}`, `  outputs: ${json(r.outputs, 4000)}`);

@@ -123,6 +123,9 @@ describe('agent tools: a scripted session (no model)', function () {
     assert.match(missing.text, /no-such-dataset/);
     const bad = await callTool('query_runs', { project: 'demo-support-chatbot', since: 'yesterday', limit: 1000 }, ctx);
     assert.match(bad.text, /^Invalid input for query_runs: since: .+; limit: .+\. Nothing was done\.$/);
+    const trace = (await collect(ctx.client.runs.query({ projectName: 'demo-support-chatbot', isRoot: true, limit: 2 }))).map((r) => r.id);
+    const stranger = await callTool('get_trace', { traceId: trace[0], runIds: [trace[1]] }, ctx);
+    assert.equal(stranger.text, `Run ${trace[1]} is not part of trace ${trace[0]}: give runIds from its tree.`);
     assert.equal((await callTool('no_such_tool', {}, ctx)).text, 'There is no tool “no_such_tool”.');
   });
 
