@@ -2,8 +2,7 @@
 // MCP client (VS Code, Claude Code, Cursor…). No network listener. The connection comes from the LANGSMITH_*
 // environment as for every command; `--read-only` offers only the reads. Standard output carries the protocol
 // alone: what the server has to say goes to standard error.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { callTool, checkInput, findTool, inputSchemaOf, toolsFor, type ToolContext } from '../agent';
 import type { CommandSpec, Parsed } from './args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, connect } from './connection';
@@ -25,8 +24,9 @@ export const mcpSpec: CommandSpec = {
   ],
 };
 
-/** The MCP server with the tools registered (not yet connected). */
-export function mcpServer(ctx: ToolContext, o: { readOnly: boolean; version: string }): McpServer {
+/** The MCP server with the tools registered (not yet connected). The SDK loads here, not with every command. */
+export async function mcpServer(ctx: ToolContext, o: { readOnly: boolean; version: string }): Promise<McpServer> {
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
   const server = new McpServer({ name: 'langsmith-workbench', version: o.version }, { capabilities: { tools: {} } });
   for (const tool of toolsFor({ readOnly: o.readOnly })) {
     server.registerTool(
@@ -58,7 +58,8 @@ export async function mcp(args: Parsed, io: Io, output: Output): Promise<number>
   const apiKey = io.env['LANGSMITH_API_KEY'] || io.env['LANGCHAIN_API_KEY'];
   const ctx: ToolContext = { client, workspaceRoot: args.values.get('workspace-folder') || io.cwd, secrets: apiKey ? [apiKey] : [] };
   const readOnly = args.flags.has('read-only');
-  const server = mcpServer(ctx, { readOnly, version: typeof __CLI_VERSION__ === 'string' ? __CLI_VERSION__ : 'development' });
+  const server = await mcpServer(ctx, { readOnly, version: typeof __CLI_VERSION__ === 'string' ? __CLI_VERSION__ : 'development' });
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
