@@ -4,6 +4,7 @@
 import { BIN, UsageError, helpText, parseArgs, type CommandSpec, type Parsed } from './args';
 import { describeError } from './connection';
 import { EXIT, Output, processIo, type Io } from './io';
+import { mcp, mcpSpec } from './mcp';
 import { apply, applySpec } from './prompts/apply';
 import { plan, planSpec } from './prompts/plan';
 import { diff, diffSpec, pull, pullSpec } from './prompts/pull';
@@ -30,6 +31,7 @@ export const COMMANDS: Record<string, Group | Command> = {
       diff: { spec: diffSpec, run: diff },
     },
   },
+  mcp: { spec: mcpSpec, run: mcp },
 };
 
 const isGroup = (c: Group | Command): c is Group => 'commands' in c;

@@ -1,4 +1,4 @@
-// The prompt-file engine and the API client run in plain Node, without VS Code: a command-line tool or a server
+// The prompt-file engine, the API client and the agent tools run in plain Node, without VS Code: a command-line tool or a server
 // uses them as they are. Both are bundled here with nothing marked external, so a `vscode` import anywhere in
 // their graph fails the build (no package of that name exists outside the editor), and the bundle then does a
 // prompt file's round trip in a `node` process of its own.
@@ -13,7 +13,7 @@ const root = path.resolve(__dirname, '../..');
 
 /** What the child process does with the bundle; it prints one line of JSON. */
 const CHILD = `
-const { engine, client, experiments } = require(process.argv[1]);
+const { engine, client, experiments, agent } = require(process.argv[1]);
 const evaluators = experiments.parseEvaluators('dataset: d\\nevaluators:\\n  - type: json_schema\\n    schema: { type: object }\\n  - type: similarity\\n');
 const text = [
   'prompt: plain-node',
@@ -40,11 +40,14 @@ console.log(JSON.stringify({
   apiUrl: api.apiUrl,
   evaluators: evaluators.file && evaluators.file.evaluators.map((e) => e.type),
   similarity: experiments.similarity('a b c d', 'a b x d'),
+  agentTools: agent.TOOLS.length,
+  agentReads: agent.toolsFor({ readOnly: true }).length,
+  agentBadInput: agent.checkInput(agent.findTool('get_trace'), { traceId: 'nope' }).ok,
   vscodeLoaded: Object.keys(require.cache).some((k) => /[\\\\/]vscode[\\\\/]/.test(k)),
 }));
 `;
 
-describe('plain Node: the prompt-file engine, the client, the experiment engine and the command line', function () {
+describe('plain Node: the prompt-file engine, the client, the experiment engine, the agent tools and the command line', function () {
   this.timeout(60_000);
   let dir: string;
 
@@ -57,7 +60,7 @@ describe('plain Node: the prompt-file engine, the client, the experiment engine 
     const bundle = path.join(dir, 'plain.js');
     // No `external`: every import must resolve to a file or a package, and `vscode` resolves to neither.
     await esbuild.build({
-      stdin: { contents: "export * as engine from './src/prompts/engine';\nexport * as client from './src/client';\nexport * as experiments from './src/experiments';\n", resolveDir: root, loader: 'ts', sourcefile: 'plain.ts' },
+      stdin: { contents: "export * as engine from './src/prompts/engine';\nexport * as client from './src/client';\nexport * as experiments from './src/experiments';\nexport * as agent from './src/agent';\n", resolveDir: root, loader: 'ts', sourcefile: 'plain.ts' },
       bundle: true,
       platform: 'node',
       format: 'cjs',
@@ -75,6 +78,9 @@ describe('plain Node: the prompt-file engine, the client, the experiment engine 
       apiUrl: 'http://127.0.0.1:9',
       evaluators: ['json_schema', 'similarity'],
       similarity: 0.75,
+      agentTools: 16,
+      agentReads: 10,
+      agentBadInput: false,
       vscodeLoaded: false,
     });
   });

@@ -30,6 +30,7 @@ const HELP_RUNS: Record<string, { args: string[]; says: RegExp }> = {
   'bench:compare': { args: ['--help'], says: /1,000 examples × 3 experiments/ },
   'bench:refs': { args: ['--help'], says: /prompt references .* in a 5,000-line source file/ },
   'bench:plan': { args: ['--help'], says: /prompts plan` over 200 prompt files/ },
+  'bench:agent': { args: ['--help'], says: /agent tool get_trace with a trace of 5,000 runs/ },
 };
 /** Scripts with no help mode: only what they name is checked. */
 const CHECKED_BY_FILES = new Set(['typecheck', 'package', 'test:unit', 'test:server', 'test:client']);
