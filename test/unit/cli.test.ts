@@ -132,7 +132,7 @@ describe('command line: answers without a server', () => {
 
   const cases: [string[], NodeJS.ProcessEnv, RegExp][] = [
     [[], {}, /^Usage: langsmith-workbench <command>/],
-    [['frobnicate'], {}, /Unknown command “frobnicate”\. Commands: prompts\./],
+    [['frobnicate'], {}, /Unknown command “frobnicate”\. Commands: prompts, mcp\./],
     [['prompts', 'plan'], {}, /No API key for https:\/\/api\.smith\.langchain\.com: set LANGSMITH_API_KEY/],
     [['prompts', 'plan', '--endpoint', 'ftp://x'], { LANGSMITH_API_KEY: 'k-123456' }, /“ftp:\/\/x” is not an http\(s\) URL/],
     [['prompts', 'plan', '--max-retries', 'many'], { LANGSMITH_API_KEY: 'k-123456' }, /--max-retries takes a whole number/],
