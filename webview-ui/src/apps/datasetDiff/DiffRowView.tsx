@@ -54,8 +54,9 @@ export const DiffRowView = memo(function DiffRowView({ row, index, total, active
       </div>
       {row.changes.length > 0 ? (
         <dl className="dd-changes">
-          {row.changes.map((c) => (
-            <Change key={c.path} change={c} />
+          {row.changes.map((c, i) => (
+            // Paths come from the server and may repeat (a key and its escaped twin): the position keeps them apart.
+            <Change key={`${i}:${c.path}`} change={c} />
           ))}
         </dl>
       ) : (
