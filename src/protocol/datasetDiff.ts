@@ -36,6 +36,19 @@ export const FieldChange = z.strictObject({
   /** The value's text (strings as they are, other values as JSON), shortened; null when absent on that side. */
   before: z.nullable(z.string()),
   after: z.nullable(z.string()),
+  /**
+   * A changed value, around where it changes: both sides from the same character (`offset`: what comes before
+   * is the same on both), up to a little after the change (`more`: the rest, the same on both, is left out).
+   * So a long value whose change is far in shows that change rather than a start that reads the same.
+   */
+  around: z.optional(
+    z.strictObject({
+      offset: z.int().check(z.nonnegative()),
+      before: z.string().check(z.maxLength(2000)),
+      after: z.string().check(z.maxLength(2000)),
+      more: z.boolean(),
+    }),
+  ),
 });
 export type FieldChange = z.infer<typeof FieldChange>;
 

@@ -89,6 +89,8 @@ export const PlaygroundState = z.strictObject({
   model: ModelSettings,
   /** The model the prompt itself names, when it does. */
   promptModel: z.nullable(short),
+  /** The prompt's own temperature and max tokens (null: it sets none); an empty field in the page uses them. */
+  promptSettings: z.optional(z.strictObject({ temperature: z.nullable(z.number().check(z.gte(0), z.lte(2))), maxTokens: z.nullable(z.int().check(z.gte(1), z.lte(1_000_000))) })),
   endpoint: EndpointInfo,
   /** The LangSmith project runs are traced to. */
   project: short,

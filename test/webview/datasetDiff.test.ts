@@ -5,6 +5,7 @@
 // both themes.
 import assert from 'node:assert/strict';
 import type { DatasetDiffState, DiffKind, DiffRow } from '../../src/protocol/datasetDiff';
+import { around } from '../../src/webviews/datasetDiff/around';
 import { HostError, screenshot, withWebviewApps, type OpenApp } from './harness';
 
 const KINDS: DiffKind[] = ['added', 'removed', 'modified'];
@@ -174,6 +175,61 @@ describe('webview: dataset version diff', () => {
     assert.equal(await app.page.evaluate(() => (globalThis as any).hacked ?? null), null);
     assert.match((await tricky.textContent()) ?? '', /2 more changed values/);
     assert.deepEqual(app.problems, []);
+  });
+
+  it('shows where a long value changes (text added at its end), and versions as a tag or a readable time', async () => {
+    const sentence = (i: number) => `Step ${i}: open Settings, choose Security, and follow the instructions on the screen carefully.`;
+    const long = Array.from({ length: 16 }, (_, i) => sentence(i + 1)).join(' ');
+    const longer = `${long} If the reset link has expired, ask support for a new one.`;
+    const row: DiffRow = {
+      id: id(7),
+      kind: 'modified',
+      summary: 'How do I reset my password?',
+      // What the host sends: the shortened values, and the stretch around the change.
+      changes: [{ path: 'outputs.answer', op: 'changed', before: `${long.slice(0, 399)}…`, after: `${longer.slice(0, 399)}…`, around: around(long, longer) }],
+      moreChanges: 0,
+    };
+    const handlers = fakeHost({ rows: [row] });
+    const from = '2026-11-27T11:12:14.000Z';
+    const ready = () => ({
+      restore: { datasetId: id(9999) },
+      connection: { signedIn: true, endpoint: 'http://127.0.0.1:1984' },
+      state: { ...stateOf({ added: 0, removed: 0, modified: 1 }), from: { asOf: from, label: from }, to: { asOf: '2026-11-27T11:20:00.000Z', label: 'prod' } },
+    });
+    app = await open('datasetDiff', { width: 900, height: 500, handlers: { ...handlers, 'datasetDiff/ready': ready } });
+    const page = app.page;
+    await page.getByTestId('diff-row').first().waitFor();
+    // An untagged version reads as a date and time (the ISO form in its tooltip); a tagged one as its tag.
+    const fromText = (await page.getByTestId('from').textContent())!;
+    assert.doesNotMatch(fromText, /T\d\d:|\.000Z/);
+    assert.match(fromText, /2026/);
+    assert.match(fromText, /\d{1,2}:\d{2}:\d{2}/);
+    assert.equal(await page.getByTestId('from').getAttribute('title'), from);
+    assert.equal(await page.getByTestId('to').textContent(), 'prod');
+    // The − and + lines start shortly before the change, say what is left out, and read differently.
+    const change = page.getByTestId('field-change');
+    const before = (await change.getByTestId('before').textContent())!;
+    const after = (await change.getByTestId('after').textContent())!;
+    assert.notEqual(before, after);
+    assert.ok(before.startsWith('…') && after.startsWith('…'), 'the same start is left out');
+    assert.ok(before.length < 200, `the − line is short: ${before.length} characters`);
+    assert.equal(before, '…Settings, choose Security, and follow the instructions on the screen carefully.');
+    assert.match(after, /carefully\. If the reset link has expired, ask support for a new one\.$/);
+    assert.match((await change.getByTestId('before').getAttribute('title'))!, /^the first \d+ characters are the same$/);
+    // The added words are marked, on the + line only, and in sight (not cut off by the row).
+    const marked = change.getByTestId('changed-words');
+    assert.deepEqual((await marked.allTextContents()).map((t) => t.trim()), ['If the reset link has expired, ask support for a new one.']);
+    assert.equal(await change.getByTestId('before').getByTestId('changed-words').count(), 0);
+    const markBox = (await marked.first().boundingBox())!;
+    const lineBox = (await change.getByTestId('after').boundingBox())!;
+    assert.ok(markBox.y + markBox.height <= lineBox.y + lineBox.height + 1, 'the marked words are inside the visible + line');
+    assert.equal(await marked.first().evaluate((el) => getComputedStyle(el).backgroundColor === 'rgba(0, 0, 0, 0)'), false, 'the added words are highlighted');
+    await screenshot(page, 'dataset-diff-long-value');
+    // A change inside a value: the removed word on the − line, the added one on the + line.
+    const edited = around(long, long.replace('Step 9: open Settings', 'Step 9: open Preferences'));
+    assert.ok(edited.offset > 0 && edited.more);
+    assert.match(edited.before, /Settings/);
+    assert.match(edited.after, /Preferences/);
   });
 
   it('filters by kind', async () => {

@@ -392,6 +392,64 @@ describe('webview: playground', () => {
     assert.equal(await question.inputValue(), 'Where is my parcel?');
   });
 
+  it('a number variable is one line, Run sits with the inputs, and the number settings say what a run uses', async () => {
+    const summarizer = state({
+      title: 'demo-summarizer.prompt.yaml',
+      prompt: {
+        kind: 'chat',
+        templateFormat: 'f-string',
+        variables: ['max_words', 'ticket', 'tone'],
+        messages: [
+          { role: 'system', template: 'You summarize support tickets in {max_words} words, in a {tone} tone.' },
+          { role: 'human', template: 'Ticket:\n{ticket}' },
+        ],
+      },
+      values: { max_words: '', ticket: 'The export button does nothing.\nSince Monday.', tone: 'friendly' },
+      model: { model: 'gpt-4o-mini', temperature: null, maxTokens: null },
+      promptModel: null,
+      promptSettings: { temperature: 0.2, maxTokens: null },
+    });
+    app = await open('playground', { width: 900, height: 1000, handlers: host(summarizer) });
+    const page = app.page;
+    await page.getByTestId('run').waitFor();
+    // max_words (a count, by its name) is a one-line field that does not resize; the ticket keeps its lines.
+    const words = page.getByLabel('max_words', { exact: true });
+    assert.equal(await words.evaluate((el) => el.tagName), 'INPUT');
+    assert.equal(await words.evaluate((el) => getComputedStyle(el).resize), 'none');
+    await words.fill('50');
+    const ticket = page.getByLabel('ticket', { exact: true });
+    assert.equal(await ticket.evaluate((el) => el.tagName), 'TEXTAREA');
+    assert.equal(await ticket.inputValue(), 'The export button does nothing.\nSince Monday.');
+    assert.equal(await page.getByLabel('tone', { exact: true }).evaluate((el) => el.tagName), 'TEXTAREA', 'text stays a text box');
+    // Run is in the Inputs section, under the last field and above the answer.
+    const inputs = page.getByRole('region', { name: 'Inputs' });
+    assert.equal(await inputs.getByTestId('run').count(), 1);
+    const runBox = (await page.getByTestId('run').boundingBox())!;
+    const toneBox = (await page.getByLabel('tone', { exact: true }).boundingBox())!;
+    const answerBox = (await page.getByRole('heading', { name: 'Answer' }).boundingBox())!;
+    assert.ok(runBox.y > toneBox.y && runBox.y < answerBox.y, `Run at ${runBox.y}, last field at ${toneBox.y}, Answer at ${answerBox.y}`);
+    // The settings say the value a run will use: the prompt's own, or the model's default, said as such.
+    assert.equal(await page.getByLabel('Temperature').getAttribute('placeholder'), '0.2 (prompt)');
+    assert.equal(await text(page, 'temperature-used'), 'Uses 0.2, the prompt’s setting');
+    assert.equal(await page.getByLabel('Max tokens').getAttribute('placeholder'), 'model default');
+    assert.equal(await text(page, 'max-tokens-used'), 'Uses the model’s default (not sent)');
+    await screenshot(page, 'playground-inputs-and-settings');
+    await page.getByLabel('Temperature').fill('0.9');
+    assert.equal(await text(page, 'temperature-used'), 'Uses 0.9, set here (the prompt says 0.2)');
+    await page.getByLabel('Max tokens').fill('300');
+    assert.equal(await text(page, 'max-tokens-used'), 'Uses 300, set here');
+    await page.getByTestId('run').click();
+    await sent(app, 'playground/run');
+    assert.deepEqual(runs(app)[0], { values: { max_words: '50', ticket: 'The export button does nothing.\nSince Monday.', tone: 'friendly' }, model: { model: 'gpt-4o-mini', temperature: 0.9, maxTokens: 300 }, chat: false, followUp: null });
+    await app.notify('playground/finished', finished('run-1'));
+    // Emptied again: the run uses the prompt's temperature and the model's own max tokens.
+    await page.getByLabel('Temperature').fill('');
+    await page.getByLabel('Max tokens').fill('');
+    await page.getByTestId('run').click();
+    await sent(app, 'playground/run', 2);
+    assert.deepEqual(runs(app)[1]!.model, { model: 'gpt-4o-mini', temperature: 0.2, maxTokens: null });
+  });
+
   it('checks the model settings in the page: a clear message at the field, Run disabled until fixed', async () => {
     app = await open('playground', { handlers: host(state()) });
     const page = app.page;
@@ -697,14 +755,17 @@ describe('webview: playground', () => {
     assert.deepEqual(unlabelled, []);
     const nameless = await page.evaluate(() => [...document.querySelectorAll('button, vscode-button')].filter((el) => !(el.getAttribute('aria-label') || el.textContent?.trim())).length);
     assert.equal(nameless, 0);
-    // Tab goes from the last variable to the model fields in order.
+    // Tab goes from the last variable to Run, and through the model fields in order.
     await page.getByLabel('question', { exact: true }).focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'run');
+    await page.getByRole('textbox', { name: /^Model/ }).focus();
     const order: string[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 2; i++) {
       await page.keyboard.press('Tab');
       order.push(await page.evaluate(() => document.activeElement?.id ?? ''));
     }
-    assert.deepEqual(order, ['pg-model', 'pg-temperature', 'pg-max-tokens']);
+    assert.deepEqual(order, ['pg-temperature', 'pg-max-tokens']);
     // Focus is visible.
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
     assert.notEqual(outline, 'none');

@@ -233,7 +233,8 @@ describe('webview: prompt commit', () => {
     app = await open('promptCommit', {
       handlers: {
         'promptCommit/ready': ready(state()),
-        'promptCommit/push': (p) => ({ status: 'pushed', hash: PUSHED, created: false, updated: ['description'], tags: (p as PushParams).tags, state: state({ changes: [] }) }),
+        // The file still differs after this push (edited meanwhile), so a second push has something to send.
+        'promptCommit/push': (p) => ({ status: 'pushed', hash: PUSHED, created: false, updated: ['description'], tags: (p as PushParams).tags, state: state() }),
       },
     });
     const page = app.page;
@@ -265,6 +266,49 @@ describe('webview: prompt commit', () => {
     assert.match(await text(page, 'result'), /^Nothing to commit: the file is the same as the latest commit\. Open commit$/);
     assert.equal(await page.getByTestId('change').count(), 0);
     assert.equal(await page.getByTestId('no-changes').count(), 1);
+  });
+
+  it('after a push that leaves nothing to commit, Push is disabled and says why; a chosen tag enables it again', async () => {
+    app = await open('promptCommit', {
+      width: 900,
+      height: 900,
+      handlers: {
+        'promptCommit/ready': ready(state()),
+        'promptCommit/push': (p) => ({
+          status: 'pushed',
+          hash: PUSHED,
+          created: false,
+          updated: [],
+          tags: (p as PushParams).tags,
+          state: state({ remote: remote({ latest: { hash: PUSHED, createdAt: '2026-11-21T09:00:00.000Z', tags: [] } }), changes: [] }),
+        }),
+      },
+    });
+    const page = app.page;
+    await page.getByTestId('changes').waitFor();
+    assert.equal(await pushDisabled(page), false);
+    assert.equal(await page.getByTestId('why-disabled').count(), 0);
+    await page.getByTestId('push').click();
+    await page.getByTestId('result').waitFor();
+    // What the panel says and what its button does agree.
+    assert.equal(await page.getByTestId('no-changes').textContent(), 'Nothing to commit: the file is the same as the latest commit.');
+    assert.equal(await pushDisabled(page), true);
+    assert.equal(await text(page, 'why-disabled'), 'Nothing to push: edit the file, or choose a tag to move to the latest commit.');
+    await screenshot(page, 'prompt-commit-nothing-to-push');
+    await page.getByTestId('push').click({ force: true });
+    await page.waitForTimeout(100);
+    assert.equal(pushes(app).length, 1, 'a disabled Push sends nothing');
+    // Moving a tag to the latest commit is something to push.
+    await page.getByTestId('env-production').click();
+    assert.equal(await pushDisabled(page), false);
+    assert.equal(await page.getByTestId('why-disabled').count(), 0);
+    await page.getByTestId('push').click();
+    await sent(app, 'promptCommit/push', 2);
+    assert.deepEqual(pushes(app)[1], { parent: PUSHED, description: '', tags: ['production'], create: null });
+    // The file edited again: changes to push, Push enabled.
+    await app.notify('promptCommit/changed', state({ remote: remote({ latest: { hash: PUSHED, createdAt: '2026-11-21T09:00:00.000Z', tags: [] } }) }));
+    await page.getByTestId('changes').waitFor();
+    assert.equal(await pushDisabled(page), false);
   });
 
   it('on a stale parent pushes nothing, warns, shows the new latest commit and pushes on it next', async () => {
@@ -489,7 +533,9 @@ describe('webview: prompt commit', () => {
     answer({ status: 'nothingToCommit', hash: null, updated: [], tags: [], state: state({ changes: [] }) });
     await page.getByTestId('result').waitFor();
     assert.equal(await page.locator('vscode-progress-ring').count(), 0);
-    assert.equal(await pushDisabled(page), false);
+    // No longer pending, and with nothing left to push the button stays disabled, saying why.
+    assert.equal(await pushDisabled(page), true);
+    assert.match(await text(page, 'why-disabled'), /^Nothing to push/);
     assert.equal(await page.getByTestId('result').getByRole('button').count(), 0, 'no commit to open without a hash');
   });
 

@@ -23,6 +23,7 @@ import {
 import type { ParamsOf } from '../../protocol/messages';
 import { CancelledError, RequestError } from '../../protocol/router';
 import { documentUri } from '../../views/documents';
+import { around } from './around';
 import { summarize } from '../../views/format';
 import { reported } from '../reported';
 import type { PanelApp, PanelClients } from '../panels';
@@ -69,7 +70,14 @@ export const datasetDiffApp: PanelApp<DatasetDiffKey, typeof DatasetDiffReady.re
 };
 
 function diffTitle(datasetName: string, key: Pick<DatasetDiffKey, 'from' | 'to'>): string {
-  return `${datasetName || vscode.l10n.t('Dataset')}: ${key.from.label} → ${key.to.label}`;
+  return `${datasetName || vscode.l10n.t('Dataset')}: ${readableVersion(key.from.label)} → ${readableVersion(key.to.label)}`;
+}
+
+/** A version's label as people read it: a tag as it is, a timestamp as a local date and time (not ISO 8601). */
+export function readableVersion(label: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(label)) return label;
+  const t = Date.parse(label);
+  return Number.isFinite(t) ? new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : label;
 }
 
 /** Resolves with `promise`, or rejects as soon as `signal` aborts (the work behind it goes on for others). */
@@ -236,7 +244,7 @@ class DiffSession {
     }
     const short = exampleId.slice(0, 8);
     const side = (version: typeof from) => documentUri('exampleVersion', JSON.stringify({ exampleId, asOf: version.asOf }), `example-${short}@${version.label}`);
-    await vscode.commands.executeCommand('vscode.diff', side(from), side(to), vscode.l10n.t('Example {0}: {1} ↔ {2}', short, from.label, to.label), { preview: true });
+    await vscode.commands.executeCommand('vscode.diff', side(from), side(to), vscode.l10n.t('Example {0}: {1} ↔ {2}', short, readableVersion(from.label), readableVersion(to.label)), { preview: true });
     return {};
   }
 }
@@ -295,8 +303,14 @@ function diffValue(path: string, a: unknown, b: unknown, out: FieldChange[], dep
 }
 
 function change(path: string, a: unknown, b: unknown): FieldChange {
-  return { path, op: a === undefined ? 'added' : b === undefined ? 'removed' : 'changed', before: valueText(a), after: valueText(b) };
+  const op = a === undefined ? 'added' : b === undefined ? 'removed' : 'changed';
+  const out: FieldChange = { path, op, before: valueText(a), after: valueText(b) };
+  if (op === 'changed') out.around = around(fullText(a), fullText(b));
+  return out;
 }
+
+const fullText = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
+
 
 function keyPath(key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;

@@ -349,6 +349,7 @@ class PlaygroundSession {
       values: mem.values ?? {},
       model,
       promptModel: own.model ?? null,
+      promptSettings: { temperature: own.temperature ?? null, maxTokens: own.maxTokens && own.maxTokens <= 1_000_000 ? own.maxTokens : null },
       endpoint: { url: endpoint.url, source: endpoint.source, hasKey: !!endpoint.apiKey },
       project: playgroundProject(),
       tracing: connection.apiKey !== undefined,

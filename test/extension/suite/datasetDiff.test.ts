@@ -140,6 +140,10 @@ describe('dataset version diff', function () {
       assert.equal(change!.path, 'outputs.answer');
       assert.equal(change!.op, 'changed');
       assert.equal(change!.after, `${change!.before} (reviewed)`);
+      // The stretch around the change: a short value whole, the same on both sides up to the added words.
+      assert.equal(change!.around?.offset, 0);
+      assert.equal(change!.around?.after, `${change!.around?.before} (reviewed)`);
+      assert.equal(change!.around?.more, false);
     }
 
     const second = ok<PageAnswer>(await request('datasetDiff/page', { kinds: ['modified', 'added', 'removed'], search: '', offset: 2, limit: 2 }));
@@ -249,6 +253,10 @@ describe('dataset version diff', function () {
     assert.deepEqual(app.parseKey(JSON.parse(JSON.stringify(key))), key);
     assert.equal(app.keyId(key), app.keyId(app.parseKey(JSON.parse(JSON.stringify(key)))!));
     assert.equal(app.title(key), TITLE);
+    // An untagged version (its label a timestamp) is titled with a readable date and time, not ISO 8601.
+    const untagged = app.title({ ...key, from: { asOf: '2026-11-27T11:12:14.000Z', label: '2026-11-27T11:12:14.000Z' } });
+    assert.match(untagged, /^demo-support-qa: .*2026.* → prod$/);
+    assert.doesNotMatch(untagged, /T11:12|\.000Z/);
     for (const junk of [
       undefined,
       null,

@@ -147,6 +147,16 @@ describe('playground', function () {
     assert.equal(state.project, 'playground');
     assert.equal(state.tracing, true);
     assert.ok(!JSON.stringify(state).includes('local-dev-key'), 'the key never reaches the page');
+    assert.deepEqual(state.promptSettings, { temperature: null, maxTokens: null }, 'the file sets neither');
+  });
+
+  it('tells the page the prompt’s own temperature and max tokens (an empty field uses them)', async () => {
+    const file = path.join(dir, 'tuned.prompt.yaml');
+    fs.writeFileSync(file, `${FILE}model:\n  class: langchain.chat_models.openai.ChatOpenAI\n  model: gpt-4o-mini\n  temperature: 0.3\n  max_tokens: 200\n`);
+    const { host } = await open({ kind: 'file', uri: vscode.Uri.file(file).toString() });
+    const state = await ready(host);
+    assert.deepEqual(state.promptSettings, { temperature: 0.3, maxTokens: 200 });
+    assert.equal(state.promptModel, 'gpt-4o-mini');
   });
 
   it('runs streamed, traces chain → prompt → llm → parser to the project, and Show Trace opens its trace', async () => {

@@ -8,6 +8,7 @@ import { Banner, TextButton, TextField, ToggleButton } from '../../common/compon
 import type { ListPosition } from '../../common/list/VirtualList';
 import { DiffList } from './DiffList';
 import { KIND_LABEL } from './DiffRowView';
+import { isTimestamp, readableVersion } from './versions';
 
 const SEARCH_DELAY_MS = 250;
 
@@ -32,7 +33,7 @@ export function App() {
   const knownTotal = needle ? undefined : shown.reduce((n, k) => n + state.counts[k], 0);
   const emptyText =
     all === 0
-      ? `No differences: ${state.from.label} and ${state.to.label} have the same examples.`
+      ? `No differences: ${readableVersion(state.from.label)} and ${readableVersion(state.to.label)} have the same examples.`
       : shown.length === 0
         ? 'Choose a kind of change to show.'
         : needle
@@ -71,12 +72,12 @@ export function App() {
           {state.dataset.name}
         </h1>
         <p className="dd-versions">
-          <span className="dd-version" data-testid="from">
-            {state.from.label}
+          <span className="dd-version" data-testid="from" title={isTimestamp(state.from.label) ? state.from.label : undefined}>
+            {readableVersion(state.from.label)}
           </span>
           <span aria-label="compared with"> → </span>
-          <span className="dd-version" data-testid="to">
-            {state.to.label}
+          <span className="dd-version" data-testid="to" title={isTimestamp(state.to.label) ? state.to.label : undefined}>
+            {readableVersion(state.to.label)}
           </span>
           <TextButton className="dd-link" onClick={() => void openInLangSmith()}>
             Open in LangSmith

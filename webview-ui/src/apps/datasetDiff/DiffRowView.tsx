@@ -1,5 +1,6 @@
 // One changed example: its kind, a preview of its inputs, the values that changed (before and after, shortened
 // by the stylesheet to a few lines each) and its actions. Server text is rendered as text, never as HTML.
+import { diffWordsWithSpace } from 'diff';
 import { memo, type MouseEvent } from 'react';
 import type { DiffKind, DiffRow, FieldChange, OpenHow } from '../../../../src/protocol/datasetDiff';
 import { TextButton } from '../../common/components';
@@ -53,8 +54,9 @@ export const DiffRowView = memo(function DiffRowView({ row, index, total, active
       </div>
       {row.changes.length > 0 ? (
         <dl className="dd-changes">
-          {row.changes.map((c) => (
-            <Change key={c.path} change={c} />
+          {row.changes.map((c, i) => (
+            // Paths come from the server and may repeat (a key and its escaped twin): the position keeps them apart.
+            <Change key={`${i}:${c.path}`} change={c} />
           ))}
         </dl>
       ) : (
@@ -69,22 +71,65 @@ export const DiffRowView = memo(function DiffRowView({ row, index, total, active
 });
 
 function Change({ change }: { change: FieldChange }) {
+  const a = change.op === 'changed' ? change.around : undefined;
   return (
     <div className={`dd-change dd-change-${change.op}`} data-testid="field-change" data-path={change.path} data-op={change.op}>
       <dt className="dd-path">{change.path}</dt>
       <dd className="dd-values">
-        {change.before !== null && (
-          <span className="dd-before" data-testid="before">
-            {change.before}
-          </span>
-        )}
-        {change.after !== null && (
-          <span className="dd-after" data-testid="after">
-            {change.after}
-          </span>
+        {a ? (
+          <Around around={a} />
+        ) : (
+          <>
+            {change.before !== null && (
+              <span className="dd-before" data-testid="before">
+                {change.before}
+              </span>
+            )}
+            {change.after !== null && (
+              <span className="dd-after" data-testid="after">
+                {change.after}
+              </span>
+            )}
+          </>
         )}
       </dd>
     </div>
+  );
+}
+
+/**
+ * A changed value around where it changes: the − and + lines start shortly before the first difference (… for what
+ * is the same before it) and mark the words removed and added, so a change deep in a long value is in sight.
+ */
+function Around({ around: a }: { around: NonNullable<FieldChange['around']> }) {
+  const parts = diffWordsWithSpace(a.before, a.after);
+  const where = a.offset > 0 ? `the first ${a.offset} characters are the same` : undefined;
+  const side = (which: 'before' | 'after') => (
+    <span className={`dd-${which} dd-around`} data-testid={which} title={where}>
+      {a.offset > 0 && (
+        <span className="dd-elided" aria-label={`${where}: `}>
+          …
+        </span>
+      )}
+      {parts
+        .filter((p) => (which === 'before' ? !p.added : !p.removed))
+        .map((p, i) =>
+          p.added || p.removed ? (
+            <mark key={i} className={p.added ? 'dd-word-added' : 'dd-word-removed'} data-testid="changed-words">
+              {p.value}
+            </mark>
+          ) : (
+            <span key={i}>{p.value}</span>
+          ),
+        )}
+      {a.more && <span className="dd-elided">…</span>}
+    </span>
+  );
+  return (
+    <>
+      {side('before')}
+      {side('after')}
+    </>
   );
 }
 

@@ -7,7 +7,7 @@ import { Banner } from '../../common/components';
 import { Header } from './Header';
 import { InputsSection } from './InputsSection';
 import { checkMaxTokens, checkModel, checkTemperature, modelTexts, NO_MODEL_EDITS, own, plural, variableOf, type ModelEdits } from './model';
-import { OutputSection } from './OutputSection';
+import { OutputSection, RunActions, type RunActionsProps } from './OutputSection';
 import { PromptView } from './PromptView';
 import { RunsList } from './RunView';
 import { SettingsSection } from './SettingsSection';
@@ -56,8 +56,12 @@ export function App() {
   const modelCheck = checkModel(texts.model);
   const temperatureCheck = checkTemperature(texts.temperature);
   const maxTokensCheck = checkMaxTokens(texts.maxTokens);
+  // An empty number field uses the prompt's own setting, else the model's default (not sent).
+  const promptSettings = state.promptSettings ?? { temperature: null, maxTokens: null };
   const settings: ModelSettings | null =
-    modelCheck.ok && temperatureCheck.ok && maxTokensCheck.ok ? { model: modelCheck.value, temperature: temperatureCheck.value, maxTokens: maxTokensCheck.value } : null;
+    modelCheck.ok && temperatureCheck.ok && maxTokensCheck.ok
+      ? { model: modelCheck.value, temperature: temperatureCheck.value ?? promptSettings.temperature, maxTokens: maxTokensCheck.value ?? promptSettings.maxTokens }
+      : null;
 
   const conversing = chat && session.turns.length > 0;
   const why = !prompt
@@ -127,6 +131,18 @@ export function App() {
   const shown = !active && last && last.chat === chat && (!chat || last.sessionId === session.id) ? last : undefined;
   const earlier = runs.filter((r) => r !== shown);
 
+  const runProps: RunActionsProps = {
+    active,
+    conversing,
+    message,
+    canRun,
+    why,
+    onRun: () => start(null),
+    onSend: send,
+    onStop: () => void run.stop(),
+    stopping: run.stopping,
+  };
+
   return (
     <main className="lsw-page pg" data-testid="playground" onKeyDown={onKeyDown}>
       <Header state={state} onOpenFile={() => void act(openSource.run({}))} />
@@ -144,8 +160,6 @@ export function App() {
         </section>
       )}
 
-      <InputsSection variables={variables} hasPrompt={!!prompt} valueOf={valueOf} fieldErrors={fieldErrors} onChange={setValue} />
-
       <SettingsSection
         state={state}
         texts={texts}
@@ -154,6 +168,16 @@ export function App() {
         onConfigure={() => void act(configureModel.run({}, { timeoutMs: 600_000 }))}
         onFlush={flush}
         flushing={flushTraces.pending}
+      />
+
+      <InputsSection
+        variables={variables}
+        prompt={prompt}
+        valueOf={valueOf}
+        remembered={(name) => own(state.values, name)}
+        fieldErrors={fieldErrors}
+        onChange={setValue}
+        actions={conversing ? undefined : <RunActions {...runProps} />}
       />
 
       <OutputSection
@@ -169,12 +193,7 @@ export function App() {
         conversing={conversing}
         message={message}
         onMessage={setMessage}
-        canRun={canRun}
-        why={why}
-        onRun={() => start(null)}
-        onSend={send}
-        onStop={() => void run.stop()}
-        stopping={run.stopping}
+        actions={conversing ? <RunActions {...runProps} /> : undefined}
         error={error}
         notice={notice}
       />

@@ -1,5 +1,6 @@
 // The answer (or, in chat mode, the conversation with its session), the run / send / stop button with what the
 // run is doing, and what went wrong or happened out of sight.
+import type { ReactNode } from 'react';
 import type { SessionInfo } from '../../../../src/protocol/playground';
 import { Banner, Button, ProgressRing, TextButton, ToggleButton } from '../../common/components';
 import { rowsFor, shortId, type ActiveRun, type RunRecord } from './model';
@@ -21,6 +22,18 @@ export interface OutputProps {
   conversing: boolean;
   message: string;
   onMessage: (text: string) => void;
+  /** Send or Stop with what the run is doing, under the message box (while conversing); else they sit with the inputs. */
+  actions: ReactNode;
+  error: string | undefined;
+  notice: string | undefined;
+}
+
+/** Run (or Send, or Stop) and what the run is doing, or why it cannot start. */
+export interface RunActionsProps {
+  active: ActiveRun | null;
+  /** The next turn of a conversation is a message, not a run. */
+  conversing: boolean;
+  message: string;
   canRun: boolean;
   /** Why Run is disabled, when it is. */
   why: string | undefined;
@@ -28,32 +41,25 @@ export interface OutputProps {
   onSend: () => void;
   onStop: () => void;
   stopping: boolean;
-  error: string | undefined;
-  notice: string | undefined;
 }
 
-export function OutputSection(p: OutputProps) {
-  const { chat, session, active, live, shown, conversing, message } = p;
-  // A stopped or failed turn's partial answer, when the session did not keep it.
-  const lastTurn = session.turns[session.turns.length - 1];
-  const partial = chat && shown && shown.outcome !== 'done' && shown.answer && !(lastTurn?.role === 'ai' && lastTurn.content === shown.answer) ? shown : undefined;
-
-  const runButton = active ? (
-    <Button key="stop" appearance="secondary" onClick={p.onStop} disabled={!active.runId || p.stopping} data-testid="stop">
-      Stop
-    </Button>
-  ) : conversing ? (
-    <Button key="send" onClick={p.onSend} disabled={!p.canRun || !message.trim()} data-testid="send" title="Send (Ctrl+Enter)">
-      Send
-    </Button>
-  ) : (
-    <Button key="run" onClick={p.onRun} disabled={!p.canRun} data-testid="run" title="Run (Ctrl+Enter)">
-      Run
-    </Button>
-  );
-
-  const status = (
-    <>
+export function RunActions(p: RunActionsProps) {
+  const { active, conversing, message } = p;
+  return (
+    <div className="pg-actions" data-testid="run-actions">
+      {active ? (
+        <Button key="stop" appearance="secondary" onClick={p.onStop} disabled={!active.runId || p.stopping} data-testid="stop">
+          Stop
+        </Button>
+      ) : conversing ? (
+        <Button key="send" onClick={p.onSend} disabled={!p.canRun || !message.trim()} data-testid="send" title="Send (Ctrl+Enter)">
+          Send
+        </Button>
+      ) : (
+        <Button key="run" onClick={p.onRun} disabled={!p.canRun} data-testid="run" title="Run (Ctrl+Enter)">
+          Run
+        </Button>
+      )}
       {active && (
         <span className="pg-running" data-testid="running">
           <ProgressRing />
@@ -65,8 +71,15 @@ export function OutputSection(p: OutputProps) {
           {p.why}
         </span>
       )}
-    </>
+    </div>
   );
+}
+
+export function OutputSection(p: OutputProps) {
+  const { chat, session, active, live, shown, conversing, message } = p;
+  // A stopped or failed turn's partial answer, when the session did not keep it.
+  const lastTurn = session.turns[session.turns.length - 1];
+  const partial = chat && shown && shown.outcome !== 'done' && shown.answer && !(lastTurn?.role === 'ai' && lastTurn.content === shown.answer) ? shown : undefined;
 
   const outcomeLine = shown && (
     <div className="pg-outcome" data-testid="outcome-line">
@@ -156,17 +169,9 @@ export function OutputSection(p: OutputProps) {
             onChange={(e) => p.onMessage(e.target.value)}
             data-testid="message-input"
           />
-          <div className="pg-actions">
-            {runButton}
-            {status}
-          </div>
+          {p.actions}
         </div>
-      ) : (
-        <div className="pg-actions">
-          {runButton}
-          {status}
-        </div>
-      )}
+      ) : null}
 
       {p.error && (
         <Banner tone="error" data-testid="error">

@@ -17,6 +17,7 @@ export interface SettingsProps {
 
 export function SettingsSection({ state, texts, checks, onEdit, onConfigure, onFlush, flushing }: SettingsProps) {
   const { endpoint } = state;
+  const promptSettings = state.promptSettings ?? { temperature: null, maxTokens: null };
   return (
     <section className="pg-section" aria-labelledby="pg-model-h">
       <h3 id="pg-model-h">Settings</h3>
@@ -42,8 +43,8 @@ export function SettingsSection({ state, texts, checks, onEdit, onConfigure, onF
             onChange={(e) => onEdit({ model: e.target.value })}
           />
         </div>
-        <NumberSetting id="pg-temperature" label="Temperature" inputMode="decimal" value={texts.temperature} check={checks.temperature} onChange={(v) => onEdit({ temperature: v })} />
-        <NumberSetting id="pg-max-tokens" label="Max tokens" inputMode="numeric" value={texts.maxTokens} check={checks.maxTokens} onChange={(v) => onEdit({ maxTokens: v })} />
+        <NumberSetting id="pg-temperature" testId="temperature" label="Temperature" inputMode="decimal" value={texts.temperature} promptValue={promptSettings.temperature} check={checks.temperature} onChange={(v) => onEdit({ temperature: v })} />
+        <NumberSetting id="pg-max-tokens" testId="max-tokens" label="Max tokens" inputMode="numeric" value={texts.maxTokens} promptValue={promptSettings.maxTokens} check={checks.maxTokens} onChange={(v) => onEdit({ maxTokens: v })} />
       </div>
       <FieldError id="pg-model-error" testId="model-error" check={checks.model} />
       <FieldError id="pg-temperature-error" testId="temperature-error" check={checks.temperature} />
@@ -90,8 +91,21 @@ export function SettingsSection({ state, texts, checks, onEdit, onConfigure, onF
   );
 }
 
-/** A number of the model settings (empty: the endpoint's default), its problem described by `<id>-error`. */
-function NumberSetting(p: { id: string; label: string; inputMode: 'decimal' | 'numeric'; value: string; check: Check; onChange: (value: string) => void }) {
+/** What a number setting will be: the value typed, else the prompt's own setting, else the model's default. */
+export function usedSetting(text: string, promptValue: number | null): string {
+  const t = text.trim();
+  if (t) {
+    if (promptValue !== null && Number(t) === promptValue) return `Uses ${t}, the prompt’s setting`;
+    return promptValue !== null ? `Uses ${t}, set here (the prompt says ${promptValue})` : `Uses ${t}, set here`;
+  }
+  return promptValue !== null ? `Uses ${promptValue}, the prompt’s setting` : 'Uses the model’s default (not sent)';
+}
+
+/**
+ * A number of the model settings, with what a run will use under it (empty: the prompt's setting, else the
+ * model's default), its problem described by `<id>-error`.
+ */
+function NumberSetting(p: { id: string; testId: string; label: string; inputMode: 'decimal' | 'numeric'; value: string; promptValue: number | null; check: Check; onChange: (value: string) => void }) {
   return (
     <div className="pg-model-number">
       <label htmlFor={p.id} className="lsw-field-label">
@@ -102,11 +116,16 @@ function NumberSetting(p: { id: string; label: string; inputMode: 'decimal' | 'n
         className="lsw-input pg-wide"
         inputMode={p.inputMode}
         value={p.value}
-        placeholder="default"
+        placeholder={p.promptValue !== null ? `${p.promptValue} (prompt)` : 'model default'}
         aria-invalid={!p.check.ok || undefined}
-        aria-describedby={!p.check.ok ? `${p.id}-error` : undefined}
+        aria-describedby={p.check.ok ? `${p.id}-used` : `${p.id}-error`}
         onChange={(e) => p.onChange(e.target.value)}
       />
+      {p.check.ok && (
+        <p id={`${p.id}-used`} className="lsw-muted pg-used" data-testid={`${p.testId}-used`}>
+          {usedSetting(p.value, p.promptValue)}
+        </p>
+      )}
     </div>
   );
 }

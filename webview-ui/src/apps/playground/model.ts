@@ -113,3 +113,16 @@ export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n ==
  * find what every object inherits.
  */
 export const own = <T,>(record: Record<string, T>, name: string): T | undefined => (Object.hasOwn(record, name) ? record[name] : undefined);
+
+/** A name that reads as a count, a limit or a size: `max_words`, `num_results`, `top_k`, `n`, `word_count`, `limit`. */
+const NUMBER_NAME = /^(n|k|count|limit|size|length|number|max|min|top_k)$|^(max|min|num|n|top|number)_|_(count|limit|size|length|number|num|max|min|words|tokens|sentences|items|results|k)$/i;
+const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * Whether a variable's field is one line: a number, by its name or by the value last used with it (not by what is
+ * being typed, so the field does not change under the cursor), and never a value that already has line breaks.
+ */
+export function isOneLine(name: string, remembered: string | undefined, value: string): boolean {
+  if (value.includes('\n')) return false;
+  return NUMBER_NAME.test(name) || (remembered !== undefined && NUMBER.test(remembered.trim()));
+}

@@ -92,6 +92,8 @@ export function App() {
   const exists = remote?.exists ?? false;
   const isPublic = draft.isPublic ?? local.visibility === 'public';
   const commitChanges = changes.filter((c) => !c.attribute);
+  /** The file reads as the latest commit and no tag is chosen: a push would do nothing. */
+  const nothingToPush = exists && !!remote?.latest && !remote.refusal && changes.length === 0 && tags.length === 0;
   const why = !local.identifier
     ? 'The file names no prompt: add “prompt: <name>” at its top.'
     : errors.length
@@ -100,7 +102,7 @@ export function App() {
         ? remote.refusal
         : !remote
           ? 'The prompt on LangSmith could not be read.'
-          : tagErrors[0];
+          : (tagErrors[0] ?? (nothingToPush ? 'Nothing to push: edit the file, or choose a tag to move to the latest commit.' : undefined));
   const canPush = !why && !push.pending;
 
   async function doPush() {
