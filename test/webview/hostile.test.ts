@@ -485,7 +485,7 @@ describe('webview: hostile server text in every app', function () {
 
   describe('the CSP of every page', () => {
     it('blocks an injected inline script, an event-handler attribute, eval and a fetch, and reports each', async () => {
-      const app = await open('hello', { handlers: APPS[0]!.handlers(null, () => undefined) });
+      const app = await open('hello', { handlers: APPS.find((a) => a.app === 'hello')!.handlers(null, () => undefined) });
       await app.page.getByTestId('endpoint').waitFor();
       // The app's own bundle ran: it was allowed by the nonce.
       assert.equal(app.cspViolations.length, 0);
