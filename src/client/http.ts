@@ -293,7 +293,9 @@ export class HttpClient {
         if (res.status < 200 || res.status > 299) {
           const retryable = RETRYABLE_STATUSES.has(res.status) && (idempotent || REFUSED_STATUSES.has(res.status));
           const after = retryable ? parseRetryAfter(res.header('retry-after')) : undefined;
-          const delay = Math.min(this.retryMaxDelayMs, after ?? this.backoff(attempt));
+          // By count, a long Retry-After is capped; by time (a bulk write's batch), it is honoured as given, so a
+          // wait beyond the budget ends the call at once rather than asking again sooner than the server said.
+          const delay = opts.retryBudgetMs === undefined ? Math.min(this.retryMaxDelayMs, after ?? this.backoff(attempt)) : (after ?? this.backoff(attempt));
           if (retryable && mayRetry(attempt, delay)) {
             await res.discard();
             this.stats.retries++;
