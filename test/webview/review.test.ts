@@ -288,13 +288,14 @@ describe('webview: annotation review', () => {
     await p.keyboard.press('ArrowDown');
     assert.equal(await p.evaluate(() => document.activeElement?.getAttribute('data-key')), 'tone');
     await p.keyboard.press('3');
-    assert.equal(await choice(app, 'tone', 2).getAttribute('aria-pressed'), 'true');
+    await eventually(async () => assert.equal(await choice(app, 'tone', 2).getAttribute('aria-pressed'), 'true'));
     await p.keyboard.press('1');
-    assert.equal(await choice(app, 'tone', 0).getAttribute('aria-pressed'), 'true');
+    await eventually(async () => assert.equal(await choice(app, 'tone', 0).getAttribute('aria-pressed'), 'true'));
     await p.keyboard.press('ArrowUp');
     assert.equal(await p.evaluate(() => document.activeElement?.getAttribute('data-key')), 'correctness');
     await p.keyboard.press('7');
-    assert.equal(await field(app, 'correctness').getByTestId('score-input').inputValue(), '0.7');
+    // The page renders the pick after the key event: wait for it rather than read in the same turn.
+    await eventually(async () => assert.equal(await field(app, 'correctness').getByTestId('score-input').inputValue(), '0.7'));
     // Typing in a text field types; Ctrl+Enter from there is still Done.
     await field(app, 'notes').getByTestId('freeform').fill('Short and 2 the point');
     await p.getByTestId('comment').click();
