@@ -53,6 +53,8 @@ const APART = {
   experiments: { entry: 'src/experiments/index.ts', lazy: true },
   // Prompt references in source code: the finder and the lookups, loaded when a source file first holds a pull.
   promptReferences: { entry: 'src/prompts/references/engine.ts', lazy: true },
+  // The agent tools in agent mode: loaded on an agent's first call.
+  agent: { entry: 'src/agent/index.ts', lazy: true },
 };
 const apartFile = (entry) => (entry.includes('/') ? path.resolve(entry) : entry);
 
@@ -67,7 +69,8 @@ function bundledApart(self) {
           if (name === self) continue;
           const file = apartFile(entry);
           if (target !== file && `${target}.ts` !== file && path.join(target, 'index.ts') !== file) continue;
-          if (lazy && args.kind !== 'dynamic-import') {
+          // Only the extension's own bundle must not load a lazy one at start; lazy bundles may require each other.
+          if (lazy && args.kind !== 'dynamic-import' && self === 'extension') {
             return { errors: [{ text: `${args.importer} imports ${args.path} statically; it is loaded on first use: await import('${args.path}')` }] };
           }
           return { path: `./${name}.js`, external: true };
