@@ -3,6 +3,8 @@
 // webview panels) is loaded when first needed, so activation stays fast.
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
+import { LanguageModelTools } from './agentHost/languageModelTools';
+import { contributedToolNames } from './agentHost/toolNames';
 import { ClientService } from './auth/clientService';
 import { ConnectionState } from './auth/connection';
 import { Credentials } from './auth/credentials';
@@ -43,6 +45,8 @@ export interface WorkbenchApi {
   readonly setPrompter: typeof setPrompter;
   /** The extension's secret storage (tests store a model key). */
   readonly secrets: vscode.SecretStorage;
+  /** The language-model tools as registered (their confirmations are asserted). */
+  readonly agent: { tools: LanguageModelTools };
   /** Where the extension writes (its log, its storage, its state): the test that no key is written looks there. */
   readonly storage: Pick<vscode.ExtensionContext, 'logUri' | 'globalStorageUri' | 'globalState' | 'workspaceState'>;
 }
@@ -114,11 +118,16 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   registerTraceCommands(register, clients, views, panels);
   registerReviewCommands(register, clients, panels);
   context.subscriptions.push(watchPromptFiles(), watchEvaluatorsFiles(clients));
+  // Agents: the tools in agent mode (where VS Code has them).
+  const agent = {
+    tools: new LanguageModelTools(contributedToolNames(context.extension.packageJSON), clients),
+  };
+  context.subscriptions.push(agent.tools);
 
   void connection.updateContext();
   // Other extensions get nothing: these services can make authenticated calls.
   const storage = { logUri: context.logUri, globalStorageUri: context.globalStorageUri, globalState: context.globalState, workspaceState: context.workspaceState };
-  return context.extensionMode === vscode.ExtensionMode.Test ? { views, clients, panels, setPrompter, secrets: context.secrets, storage } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { views, clients, panels, setPrompter, secrets: context.secrets, storage, agent } : undefined;
 }
 
 export function deactivate(): void {
