@@ -4,6 +4,7 @@
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { LanguageModelTools } from './agentHost/languageModelTools';
+import { McpServerProvider } from './agentHost/mcpServer';
 import { contributedToolNames } from './agentHost/toolNames';
 import { ClientService } from './auth/clientService';
 import { ConnectionState } from './auth/connection';
@@ -45,8 +46,8 @@ export interface WorkbenchApi {
   readonly setPrompter: typeof setPrompter;
   /** The extension's secret storage (tests store a model key). */
   readonly secrets: vscode.SecretStorage;
-  /** The language-model tools as registered (their confirmations are asserted). */
-  readonly agent: { tools: LanguageModelTools };
+  /** The language-model tools as registered (their confirmations are asserted) and the MCP server provider. */
+  readonly agent: { tools: LanguageModelTools; mcp: McpServerProvider };
   /** Where the extension writes (its log, its storage, its state): the test that no key is written looks there. */
   readonly storage: Pick<vscode.ExtensionContext, 'logUri' | 'globalStorageUri' | 'globalState' | 'workspaceState'>;
 }
@@ -118,11 +119,12 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   registerTraceCommands(register, clients, views, panels);
   registerReviewCommands(register, clients, panels);
   context.subscriptions.push(watchPromptFiles(), watchEvaluatorsFiles(clients));
-  // Agents: the tools in agent mode (where VS Code has them).
+  // Agents: the tools in agent mode, and the MCP server for any MCP client in the editor (where VS Code has them).
   const agent = {
     tools: new LanguageModelTools(contributedToolNames(context.extension.packageJSON), clients),
+    mcp: new McpServerProvider(clients, { cliPath: vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath, version: String(context.extension.packageJSON.version ?? '') }),
   };
-  context.subscriptions.push(agent.tools);
+  context.subscriptions.push(agent.tools, agent.mcp);
 
   void connection.updateContext();
   // Other extensions get nothing: these services can make authenticated calls.

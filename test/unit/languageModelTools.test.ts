@@ -1,5 +1,5 @@
 // The editor's language-model tools and the MCP server offer the same tools: package.json's contribution is
-// generated from the agent tools' table and must match it exactly.
+// generated from the agent tools' table and must match it exactly; the MCP provider is contributed under its id.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,4 +44,9 @@ describe('language-model tools in package.json', () => {
     assert.doesNotMatch(text, /api[_-]?key/i);
   });
 
+  it('contribute the MCP server definition provider the extension registers', async () => {
+    assert.deepEqual(pkg.contributes.mcpServerDefinitionProviders.map((p: { id: string }) => p.id), ['langsmith-workbench.mcp']);
+    const source = fs.readFileSync(path.join(root, 'src/agentHost/mcpServer.ts'), 'utf8');
+    assert.match(source, /MCP_PROVIDER_ID = 'langsmith-workbench\.mcp'/);
+  });
 });
