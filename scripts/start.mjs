@@ -150,6 +150,8 @@ try {
     vsix: path.join(root, 'dist/langsmith-workbench.vsix'),
     stateDir: opts.state,
     workspace: path.join(opts.state, 'workspace'),
+    // Chat and agent mode stay available (the tests turn them off): an agent there can use the LangSmith tools.
+    defaults: { 'chat.disableAIFeatures': false },
     // The extension reads these when no key is stored: the demo needs no sign-in.
     env: { LANGSMITH_ENDPOINT: serverUrl, LANGSMITH_API_KEY: apiKey, LANGSMITH_WORKSPACE_ID: '' },
     log: (line) => step(line),

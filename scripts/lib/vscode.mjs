@@ -62,8 +62,9 @@ async function portIsFree(port, host) {
  *  vsix: a packaged extension to install into the fresh extensions folder first.
  *  env: extra environment for the server and so for the extension host (e.g. LANGSMITH_ENDPOINT).
  *  keep: a folder to reuse for user data between runs (npm start), instead of a fresh one.
+ *  defaults: settings over the quiet ones that the user's own settings (from an earlier run) still override.
  */
-export async function startCodeServer({ workspace, settings = {}, port, host = '127.0.0.1', smokeDriver = false, vsix, env = {}, stateDir, log = () => {} } = {}) {
+export async function startCodeServer({ workspace, settings = {}, defaults = {}, port, host = '127.0.0.1', smokeDriver = false, vsix, env = {}, stateDir, log = () => {} } = {}) {
   assertToolsInstalled();
   fs.mkdirSync(RUNS_DIR, { recursive: true });
   const runDir = stateDir ?? fs.mkdtempSync(path.join(RUNS_DIR, 'code-server-'));
@@ -75,7 +76,7 @@ export async function startCodeServer({ workspace, settings = {}, port, host = '
   const settingsFile = path.join(userData, 'User', 'settings.json');
   let existing = {};
   try { existing = JSON.parse(fs.readFileSync(settingsFile, 'utf8')); } catch { /* fresh */ }
-  fs.writeFileSync(settingsFile, JSON.stringify({ ...QUIET_SETTINGS, ...existing, ...settings }, null, 2));
+  fs.writeFileSync(settingsFile, JSON.stringify({ ...QUIET_SETTINGS, ...defaults, ...existing, ...settings }, null, 2));
 
   if (port === undefined) port = await freePort(host);
   else if (!(await portIsFree(port, host))) throw new Error(`Port ${port} on ${host} is in use; pass another port.`);
