@@ -20,6 +20,19 @@ export function formatWhen(value: string | number | null | undefined, now = Date
   return new Date(t).toISOString().slice(0, 10);
 }
 
+/** How long ago, in as few characters as a narrow row has: now, 5m, 3h, 2d, else the date. */
+export function formatAgo(value: string | number | null | undefined, now = Date.now()): string | undefined {
+  if (value == null) return undefined;
+  const t = new Date(value).getTime();
+  if (!Number.isFinite(t)) return undefined;
+  const seconds = Math.round((now - t) / 1000);
+  if (seconds < 60) return vscode.l10n.t('now');
+  if (seconds < 3600) return vscode.l10n.t('{0}m', Math.floor(seconds / 60));
+  if (seconds < 86_400) return vscode.l10n.t('{0}h', Math.floor(seconds / 3600));
+  if (seconds < 30 * 86_400) return vscode.l10n.t('{0}d', Math.floor(seconds / 86_400));
+  return new Date(t).toISOString().slice(0, 10);
+}
+
 /** 1234 → 1,234; 12345 → 12.3k: token counts in a row. */
 export function formatCount(n: number): string {
   if (!Number.isFinite(n)) return String(n);

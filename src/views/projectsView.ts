@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { Project, Run } from '../client';
 import { Commands } from '../constants';
-import { askedText, escapeMarkdown, fitDescription, formatCount, formatLatency, formatWhen, markdownLines, summarize } from './format';
+import { askedText, escapeMarkdown, fitDescription, formatAgo, formatCount, formatLatency, formatWhen, markdownLines, summarize } from './format';
 import { PagedParentNode, TreeNode, type ViewContext } from './treeNode';
 
 const PAGE = 50;
@@ -143,11 +143,11 @@ export class RunNode extends PagedParentNode<Run> {
         : new vscode.ThemeIcon(RUN_ICONS[type] ?? 'pass', new vscode.ThemeColor('testing.iconPassed'));
     const latency = formatLatency(r.start_time, r.end_time);
     const tokens = typeof r.total_tokens === 'number' && r.total_tokens > 0 ? vscode.l10n.t('{0} tok', formatCount(r.total_tokens)) : undefined;
-    // Short enough for a 300 px sidebar: a failed or running trace says so first, then when it ran and how long it
-    // took; its name, tokens and the rest are in the tooltip.
+    // Short enough for a 300 px sidebar: a failed or running trace says so first, then when it ran (compact: 5m,
+    // 3h, leaving the question room) and how long it took; its name, tokens and the rest are in the tooltip.
     // A child run, which ran with its siblings, shows how long it took and its tokens instead of when.
     const status = failed ? vscode.l10n.t('error') : running ? vscode.l10n.t('running') : undefined;
-    item.description = fitDescription(runLabel(r, this.isRoot), this.isRoot ? [status, formatWhen(r.start_time), status ? undefined : latency] : [status ?? latency, tokens], this.depth);
+    item.description = fitDescription(runLabel(r, this.isRoot), this.isRoot ? [status, formatAgo(r.start_time), status ? undefined : latency] : [status ?? latency, tokens], this.depth);
     const state = failed ? vscode.l10n.t('failed') : running ? vscode.l10n.t('running') : vscode.l10n.t('done');
     // A screen reader hears the run's name, what it was asked and its state, whatever the row shows.
     item.accessibilityInformation = { label: [r.name ?? r.id, item.label === r.name ? undefined : item.label, state, item.description].filter(Boolean).join(', ') };
@@ -188,7 +188,7 @@ export class RunNode extends PagedParentNode<Run> {
 }
 
 /** Characters of a trace's input its row shows: with the description it fits a 300 px sidebar. */
-export const RUN_PREVIEW_CHARS = 17;
+export const RUN_PREVIEW_CHARS = 22;
 
 /** A trace's row reads as what it was asked (in quotes); a child run, or a trace with no input text, as its name. */
 export function runLabel(r: Run, root: boolean): string {

@@ -26,7 +26,10 @@ export class StubUri {
   }
 }
 
-export const vscodeStub = { Uri: StubUri };
+/** vscode.l10n.t in English: the message with {0}, {1}… filled in. */
+const l10n = { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : m)) };
+
+export const vscodeStub = { Uri: StubUri, l10n };
 
 /** A webview as renderWebviewHtml uses it: its resource origin, and URIs mapped under it by file name. */
 export function fakeWebview(origin: string): { cspSource: string; asWebviewUri(uri: StubUri): { toString(): string } } {
