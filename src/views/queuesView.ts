@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { AnnotationQueue, FeedbackConfigEntry, LangSmithClient, QueueItem, QueueItemSection, Run } from '../client';
 import { Commands } from '../constants';
 import { askedText, escapeMarkdown, formatWhen, markdownLines, summarize } from './format';
-import { errorNode, PagedParentNode, TreeNode, type ViewContext } from './treeNode';
+import { errorNode, MessageNode, PagedParentNode, TreeNode, type ViewContext } from './treeNode';
 
 const PAGE = 50;
 
@@ -105,6 +105,10 @@ export class QueueNode extends TreeNode {
       const first = !this.counts;
       this.counts = counts;
       this.sections = SECTIONS.map(({ section, slug }) => new QueueSectionNode(this, section, slug, this.view));
+      // What reviewers are asked to do, where the queue is opened: a row below the sections (all of it in its
+      // tooltip); a click opens the queue's settings, where it is edited.
+      const rubric = rubricNode(this);
+      if (rubric) this.sections.push(rubric);
       // The queue's own row now shows the counts too (a redraw reuses the loaded sections, so it asks nothing again).
       if (first) this.view.redraw(this);
       return this.sections;
@@ -119,6 +123,25 @@ export class QueueNode extends TreeNode {
     this.counts = undefined;
     this.loading = undefined;
   }
+}
+
+/** The queue's rubric as a row: its instructions (or else its keys) in short, the whole in the tooltip. */
+export function rubricNode(queue: QueueNode): MessageNode | undefined {
+  const q = queue.queue;
+  const instructions = typeof q.rubric_instructions === 'string' ? q.rubric_instructions.trim() : '';
+  const keys = (q.rubric_items ?? []).map((r) => r.feedback_key);
+  if (!instructions && !keys.length) return undefined;
+  const short = summarize(instructions || keys.join(', '), 120);
+  const tooltip = markdownLines([
+    instructions ? escapeMarkdown(instructions) : undefined,
+    keys.length ? vscode.l10n.t('Rubric keys: {0}', escapeMarkdown(keys.join(', '))) : undefined,
+  ]);
+  return new MessageNode(`${queue.id}/rubric`, queue, vscode.l10n.t('Rubric: {0}', short), {
+    icon: 'law',
+    tooltip,
+    contextValue: 'queueRubric',
+    command: { command: Commands.editQueue, title: vscode.l10n.t('Edit Annotation Queue…'), arguments: [{ queueId: q.id }] },
+  });
 }
 
 function sizeText(size: number | null | undefined): string | undefined {

@@ -52,7 +52,7 @@ export class MessageNode extends TreeNode {
     id: string,
     parent: TreeNode | undefined,
     readonly label: string,
-    private readonly options: { icon?: string; tooltip?: string; command?: vscode.Command; contextValue?: string; retry?: TreeNode } = {},
+    private readonly options: { icon?: string; tooltip?: string | vscode.MarkdownString; command?: vscode.Command; contextValue?: string; retry?: TreeNode } = {},
   ) {
     super(id, parent);
   }

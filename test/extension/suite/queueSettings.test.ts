@@ -86,7 +86,14 @@ describe('annotation queues, feedback configs and queue settings', function () {
       assert.equal(queue.treeItem().contextValue, 'queue');
       assert.equal(queue.treeItem().description, '53 runs', 'before it opens, the size the listing gave');
       const counts = await client.annotationQueues.items.counts(queueId);
-      const sections = await kids(queue);
+      const opened = await kids(queue);
+      // Below the sections, the rubric: what reviewers are asked, a click away from the settings.
+      const rubric = opened.at(-1)!;
+      assert.equal(label(rubric), 'Rubric: Is it right?');
+      assert.equal(rubric.treeItem().contextValue, 'queueRubric');
+      assert.deepEqual(rubric.treeItem().command?.arguments, [{ queueId }]);
+      assert.equal(rubric.treeItem().command?.command, 'langsmith.editQueue');
+      const sections = opened.slice(0, -1);
       assert.deepEqual(sections.map(label), [
         `Needs my review (${counts.needs_my_review})`,
         `Needs others’ review (${counts.needs_others_review})`,

@@ -201,7 +201,10 @@ describe('trees and commands against the local server', function () {
     assert.ok(queue, 'the demo queue is listed');
     const { size } = await get<{ size: number }>(`/annotation-queues/${queue.queue.id}/total_size`);
     assert.equal(queue.treeItem().description, `${size} runs`);
-    const sections = await children('queues', queue);
+    const opened = await children('queues', queue);
+    // The rubric's instructions show where the queue opens, below its sections (all of them in the tooltip).
+    assert.equal(label(opened.at(-1)!), 'Rubric: Is the answer correct and grounded in the retrieved documents?');
+    const sections = opened.slice(0, -1);
     const counts = sections.map((s) => Number(/\((\d+)\)$/.exec(label(s))?.[1]));
     assert.deepEqual(sections.map((s) => label(s).replace(/ \(\d+\)$/, '')), ['Needs my review', 'Needs others’ review', 'Completed']);
     assert.equal(counts.reduce((a, b) => a + b, 0), size, 'the sections hold every item');
