@@ -57,6 +57,8 @@ describe('webview apps in the workbench', function () {
     await example.click(); // an example opens in the editor
     const frame = await webviewFrame(page);
     await frame.getByTestId('outputs').waitFor();
+    // Outputs open field by field; these tests write them as one JSON text.
+    await frame.getByTestId('outputs-view').filter({ hasText: 'Edit as JSON' }).click();
     return frame;
   }
 
