@@ -54,7 +54,7 @@ describe('webview: example editor', () => {
   const open = withWebviewApps();
   let app: OpenApp;
 
-  it('shows the example: JSON fields, splits, attachments; screenshots in both themes', async () => {
+  it('shows the example field by field, splits, attachments; screenshots in both themes', async () => {
     for (const theme of ['dark', 'light'] as const) {
       app = await open('exampleEditor', { theme, width: 900, height: 1100, handlers: { 'exampleEditor/ready': ready() } });
       await app.page.getByTestId('inputs').waitFor();
@@ -96,6 +96,23 @@ describe('webview: example editor', () => {
     await app.page.getByTestId('save').click();
     await app.page.getByTestId('save-error').waitFor();
     assert.match((await app.page.getByTestId('save-error').textContent())!, /Fix the fields marked below first/);
+    assert.deepEqual(app.requests('exampleEditor/save'), []);
+  });
+
+  it('shows a schema error about one field under that field', async () => {
+    app = await open('exampleEditor', { handlers: { 'exampleEditor/ready': ready(), 'exampleEditor/save': () => assert.fail('sent an invalid draft') } });
+    await app.page.getByTestId('inputs').waitFor();
+    await fieldOf(app.page, 'inputs', 'currency').fill('YEN');
+    await fieldOf(app.page, 'outputs', 'total').fill('"lots"');
+    const under = (group: string, key: string) => app.page.getByTestId(group).locator(`[data-key="${key}"] .lsw-field-errors li`).allTextContents();
+    const currency = await under('inputs', 'currency');
+    assert.ok(currency.length > 0 && currency.every((e) => e.startsWith('inputs.currency:')), currency.join(' | '));
+    assert.equal(await fieldOf(app.page, 'inputs', 'currency').getAttribute('aria-invalid'), 'true');
+    assert.deepEqual(await under('inputs', 'invoice_text'), []);
+    const total = await under('outputs', 'total');
+    assert.ok(total.length > 0 && total.every((e) => e.startsWith('outputs.total:')), total.join(' | '));
+    await app.page.getByTestId('save').click();
+    await app.page.getByTestId('save-error').waitFor();
     assert.deepEqual(app.requests('exampleEditor/save'), []);
   });
 

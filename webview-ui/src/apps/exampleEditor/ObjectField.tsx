@@ -25,7 +25,7 @@ export function ObjectField({
   /** The object as JSON text (shown when there are no fields). */
   json: string;
   fields: FieldText[] | null;
-  /** Errors of the whole object: its JSON, the dataset's schema. */
+  /** Errors of the whole object: its JSON, the dataset's schema (those about one field shown under it). */
   errors: string[];
   /** Errors of single fields, by key. */
   fieldErrors: Map<string, string>;
@@ -39,6 +39,15 @@ export function ObjectField({
 }) {
   const id = useId();
   const testid = rest['data-testid'];
+  // Shown field by field, a schema error about one field ("inputs.currency: …") goes under that field.
+  const prefix = `${label.toLowerCase()}.`;
+  const keyed = new Map<string, string[]>();
+  const general: string[] = [];
+  for (const e of errors) {
+    const key = fields?.map((f) => f.key).find((k) => e.startsWith(`${prefix}${k}:`) || e.startsWith(`${prefix}${k}.`));
+    if (key === undefined) general.push(e);
+    else keyed.set(key, [...(keyed.get(key) ?? []), e]);
+  }
   const switchError = fields && fieldErrors.size ? 'Fix the fields marked below to edit as JSON.' : !fields ? canEditAsFields : null;
   return (
     <section className="lsw-field lsw-object" aria-labelledby={`${id}-label`} data-testid={testid}>
@@ -60,7 +69,8 @@ export function ObjectField({
       </div>
       {fields ? (
         fields.map((field, i) => {
-          const error = fieldErrors.get(field.key);
+          const own = fieldErrors.get(field.key);
+          const fieldErrorList = [...(own !== undefined ? [own] : []), ...(keyed.get(field.key) ?? [])];
           const fieldId = `${id}-${i}`;
           return (
             <div key={field.key} className="lsw-subfield" data-testid={`${testid}-field`} data-key={field.key}>
@@ -74,13 +84,15 @@ export function ObjectField({
                 value={field.text}
                 rows={rowsFor(field.text)}
                 spellCheck={false}
-                aria-invalid={error !== undefined}
-                aria-describedby={error !== undefined ? `${fieldId}-error` : undefined}
+                aria-invalid={fieldErrorList.length > 0}
+                aria-describedby={fieldErrorList.length ? `${fieldId}-error` : undefined}
                 onChange={(e) => onFields(fields.map((f, j) => (j === i ? { ...f, text: e.target.value } : f)))}
               />
-              {error !== undefined && (
+              {fieldErrorList.length > 0 && (
                 <ul id={`${fieldId}-error`} className="lsw-field-errors" role="alert">
-                  <li>{error}</li>
+                  {fieldErrorList.map((e) => (
+                    <li key={e}>{e}</li>
+                  ))}
                 </ul>
               )}
             </div>
@@ -93,14 +105,14 @@ export function ObjectField({
           value={json}
           rows={8}
           spellCheck={false}
-          aria-invalid={errors.length > 0}
-          aria-describedby={errors.length ? `${id}-errors` : undefined}
+          aria-invalid={general.length > 0}
+          aria-describedby={general.length ? `${id}-errors` : undefined}
           onChange={(e) => onJson(e.target.value)}
         />
       )}
-      {errors.length > 0 && (
+      {general.length > 0 && (
         <ul id={`${id}-errors`} className="lsw-field-errors" role="alert">
-          {errors.map((e) => (
+          {general.map((e) => (
             <li key={e}>{e}</li>
           ))}
         </ul>
