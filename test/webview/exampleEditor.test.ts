@@ -75,6 +75,9 @@ describe('webview: example editor', () => {
     await app.page.getByTestId('inputs').waitFor();
     const overflow = await app.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at 400px`);
+    // A text wrapped at this width shows whole: its box grows with it.
+    const hidden = await fieldOf(app.page, 'inputs', 'invoice_text').evaluate((el) => el.scrollHeight - el.clientHeight);
+    assert.ok(hidden <= 0, `the invoice text hides ${hidden}px behind a scroll`);
     await screenshot(app.page, 'example-editor-400px');
   });
 
