@@ -60,7 +60,21 @@ export type ExampleDraft = z.infer<typeof ExampleDraft>;
 
 /** The draft as typed (JSON fields as text, possibly not valid yet), for the question when a dirty tab closes. */
 const text = z.string().check(z.maxLength(5_000_000));
-export const DraftText = z.strictObject({ inputs: text, outputs: text, metadata: text, splits: z.array(z.string().check(z.maxLength(200))) });
+/**
+ * Inputs or outputs edited one top-level field at a time (a string as its text, any other value as JSON), in key
+ * order; when set, it is the draft of that object and the object's JSON text is not.
+ */
+const FieldTexts = z.nullable(
+  z.array(z.strictObject({ key: z.string().check(z.maxLength(1000)), kind: z.enum(['text', 'json']), text, crlf: z.optional(z.boolean()) })).check(z.maxLength(10_000)),
+);
+export const DraftText = z.strictObject({
+  inputs: text,
+  outputs: text,
+  metadata: text,
+  splits: z.array(z.string().check(z.maxLength(200))),
+  inputsFields: z.optional(FieldTexts),
+  outputsFields: z.optional(FieldTexts),
+});
 export type DraftText = z.infer<typeof DraftText>;
 
 /** The name of an attachment the example has (the server's names may be longer than the ones the editor gives). */

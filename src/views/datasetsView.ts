@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { Dataset, DatasetVersion, Example } from '../client';
 import { exampleSplits } from '../client/exampleSplits';
+import { lastHumanMessage, lastMessage } from '../common/chatText';
 import { Commands } from '../constants';
 import { escapeMarkdown, formatWhen, markdownLines, summarize, fitDescription, rowChars } from './format';
 import { errorNode, MessageNode, PagedParentNode, TreeNode, withSideLoad, type ViewContext } from './treeNode';
@@ -120,12 +121,17 @@ export class ExampleNode extends TreeNode {
 
   treeItem(): vscode.TreeItem {
     const e = this.example;
-    const item = new vscode.TreeItem(summarize(e.inputs) || e.id, vscode.TreeItemCollapsibleState.None);
+    // A chat reads as its last human message, and its reference answer as that message's text.
+    const asked = lastHumanMessage(e.inputs);
+    const answer = lastMessage(e.outputs);
+    const item = new vscode.TreeItem(summarize(asked ?? e.inputs) || e.id, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon('symbol-field');
+    item.iconPath = new vscode.ThemeIcon(asked === undefined ? 'symbol-field' : 'comment-discussion');
     const splitText = exampleSplits(e).join(', ') || undefined;
-    item.description = [splitText, summarize(e.outputs, 40) ? `→ ${summarize(e.outputs, 40)}` : undefined].filter(Boolean).join(' · ');
+    const outputText = summarize(answer ?? e.outputs, 40);
+    item.description = [splitText, outputText ? `→ ${outputText}` : undefined].filter(Boolean).join(' · ');
     item.tooltip = markdownLines([
+      asked !== undefined ? vscode.l10n.t('Last human message: {0}', escapeMarkdown(summarize(asked, 300))) : undefined,
       vscode.l10n.t('Inputs: {0}', escapeMarkdown(summarize(e.inputs, 300))),
       e.outputs ? vscode.l10n.t('Outputs: {0}', escapeMarkdown(summarize(e.outputs, 300))) : undefined,
       vscode.l10n.t('id {0}', `\`${e.id}\``),

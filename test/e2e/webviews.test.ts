@@ -57,7 +57,13 @@ describe('webview apps in the workbench', function () {
     await example.click(); // an example opens in the editor
     const frame = await webviewFrame(page);
     await frame.getByTestId('outputs').waitFor();
+    await outputsAsJson(frame);
     return frame;
+  }
+
+  /** Outputs open (and come back after a save) field by field; these tests write them as one JSON text. */
+  async function outputsAsJson(frame: Frame) {
+    await frame.getByTestId('outputs-view').filter({ hasText: 'Edit as JSON' }).click();
   }
 
   it('opens an example from the tree, saves a change, and the server has it', async () => {
@@ -81,6 +87,7 @@ describe('webview apps in the workbench', function () {
     // Someone else changes the example on the server.
     const other = new LangSmithClient({ apiUrl: server.url, apiKey: key });
     await other.examples.update({ datasetId, updates: [{ id: northwind.id, outputs: { ...northwind.outputs, total: 999 } }] });
+    await outputsAsJson(frame);
     await frame.getByTestId('outputs').locator('textarea').fill(JSON.stringify({ ...northwind.outputs, total: 322 }, null, 2));
     await frame.getByTestId('save').click();
     await frame.getByTestId('conflict').waitFor({ timeout: 15_000 });

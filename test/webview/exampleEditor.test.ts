@@ -37,11 +37,16 @@ const state = (over: Record<string, unknown> = {}) => ({
 
 const ready = (s = state()) => () => ({ restore: { datasetId: DATASET, exampleId: EXAMPLE, isNew: false }, connection: { signedIn: true, endpoint: 'http://127.0.0.1:1984' }, state: s });
 
-/** Replaces a JSON field's text the way a person does (select all, type). */
+/** Replaces a JSON field's text the way a person does (select all, type); inputs and outputs are shown as JSON first. */
 async function type(page: Page, field: string, text: string) {
+  const view = page.getByTestId(`${field}-view`);
+  if ((await view.count()) && (await view.textContent()) === 'Edit as JSON') await view.click();
   const area = page.getByTestId(field).locator('textarea');
   await area.fill(text);
 }
+
+/** The textarea of one top-level field of inputs or outputs. */
+const fieldOf = (page: Page, group: string, key: string) => page.getByTestId(group).locator(`[data-key="${key}"] textarea`);
 
 const errorsOf = (page: Page, field: string) => page.getByTestId(field).locator('.lsw-field-errors li').allTextContents();
 
@@ -49,12 +54,14 @@ describe('webview: example editor', () => {
   const open = withWebviewApps();
   let app: OpenApp;
 
-  it('shows the example: JSON fields, splits, attachments; screenshots in both themes', async () => {
+  it('shows the example field by field, splits, attachments; screenshots in both themes', async () => {
     for (const theme of ['dark', 'light'] as const) {
       app = await open('exampleEditor', { theme, width: 900, height: 1100, handlers: { 'exampleEditor/ready': ready() } });
       await app.page.getByTestId('inputs').waitFor();
-      assert.deepEqual(JSON.parse(await app.page.getByTestId('inputs').locator('textarea').inputValue()), example.inputs);
-      assert.deepEqual(JSON.parse(await app.page.getByTestId('outputs').locator('textarea').inputValue()), example.outputs);
+      assert.equal(await fieldOf(app.page, 'inputs', 'invoice_text').inputValue(), example.inputs.invoice_text);
+      assert.equal(await fieldOf(app.page, 'inputs', 'currency').inputValue(), 'USD');
+      assert.equal(await fieldOf(app.page, 'outputs', 'vendor').inputValue(), example.outputs.vendor);
+      assert.equal(await fieldOf(app.page, 'outputs', 'total').inputValue(), '1240.5');
       assert.match((await app.page.getByTestId('splits').textContent()) ?? '', /train/);
       assert.deepEqual(await app.page.locator('.lsw-attachment-name').allTextContents(), ['invoice.pdf', 'invoice.txt']);
       assert.equal(await app.page.getByTestId('status').textContent(), 'No changes');
@@ -68,6 +75,9 @@ describe('webview: example editor', () => {
     await app.page.getByTestId('inputs').waitFor();
     const overflow = await app.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at 400px`);
+    // A text wrapped at this width shows whole: its box grows with it.
+    const hidden = await fieldOf(app.page, 'inputs', 'invoice_text').evaluate((el) => el.scrollHeight - el.clientHeight);
+    assert.ok(hidden <= 0, `the invoice text hides ${hidden}px behind a scroll`);
     await screenshot(app.page, 'example-editor-400px');
   });
 
@@ -89,6 +99,23 @@ describe('webview: example editor', () => {
     await app.page.getByTestId('save').click();
     await app.page.getByTestId('save-error').waitFor();
     assert.match((await app.page.getByTestId('save-error').textContent())!, /Fix the fields marked below first/);
+    assert.deepEqual(app.requests('exampleEditor/save'), []);
+  });
+
+  it('shows a schema error about one field under that field', async () => {
+    app = await open('exampleEditor', { handlers: { 'exampleEditor/ready': ready(), 'exampleEditor/save': () => assert.fail('sent an invalid draft') } });
+    await app.page.getByTestId('inputs').waitFor();
+    await fieldOf(app.page, 'inputs', 'currency').fill('YEN');
+    await fieldOf(app.page, 'outputs', 'total').fill('"lots"');
+    const under = (group: string, key: string) => app.page.getByTestId(group).locator(`[data-key="${key}"] .lsw-field-errors li`).allTextContents();
+    const currency = await under('inputs', 'currency');
+    assert.ok(currency.length > 0 && currency.every((e) => e.startsWith('inputs.currency:')), currency.join(' | '));
+    assert.equal(await fieldOf(app.page, 'inputs', 'currency').getAttribute('aria-invalid'), 'true');
+    assert.deepEqual(await under('inputs', 'invoice_text'), []);
+    const total = await under('outputs', 'total');
+    assert.ok(total.length > 0 && total.every((e) => e.startsWith('outputs.total:')), total.join(' | '));
+    await app.page.getByTestId('save').click();
+    await app.page.getByTestId('save-error').waitFor();
     assert.deepEqual(app.requests('exampleEditor/save'), []);
   });
 
@@ -138,7 +165,7 @@ describe('webview: example editor', () => {
       force: false,
     });
     // Saved: the draft is the server's again.
-    assert.match(await app.page.getByTestId('outputs').locator('textarea').inputValue(), /1240\.55/);
+    assert.equal(await fieldOf(app.page, 'outputs', 'total').inputValue(), '1240.55');
     assert.equal(await app.page.getByRole('button', { name: 'Revert' }).getAttribute('disabled'), '');
   });
 
@@ -204,6 +231,109 @@ describe('webview: example editor', () => {
     const [params] = app.requests('exampleEditor/save') as { base: unknown; draft: { splits: string[] } }[];
     assert.equal(params!.base, null);
     assert.deepEqual(params!.draft.splits, ['test']);
+  });
+
+  // Text as it is: line breaks, trailing spaces, tabs, Unicode, a leading line break, Windows line breaks.
+  const text = {
+    id: EXAMPLE,
+    inputs: {
+      question: 'Line one\nLine two with trailing spaces   \n\tindented — ünïcødé 🙂 e\u0301\n',
+      transcript: 'user: hi\r\nassistant: hello\r\n',
+      mixed: 'a\r\nb\nc',
+      bell: 'ring\u0007',
+      n: 3,
+      tags: ['a', 'b'],
+    },
+    outputs: { answer: '\nStarts with a line break.\n\nTwo paragraphs.' },
+    metadata: null,
+    splits: [],
+    attachments: [],
+    modifiedAt: '2026-11-20T10:00:00.000000+00:00',
+  };
+  const textState = () => state({ dataset: { ...state().dataset, inputsSchema: null, outputsSchema: null }, example: text });
+
+  it('edits each string of inputs and outputs as text with real line breaks, and gives it back exactly', async () => {
+    app = await open('exampleEditor', {
+      width: 700,
+      height: 1000,
+      handlers: { 'exampleEditor/ready': ready(textState()), 'exampleEditor/save': () => ({ status: 'saved', example: text }) },
+    });
+    await app.page.getByTestId('inputs').waitFor();
+    assert.equal(await fieldOf(app.page, 'inputs', 'question').inputValue(), text.inputs.question);
+    assert.equal(await fieldOf(app.page, 'outputs', 'answer').inputValue(), text.outputs.answer, 'a leading line break is kept');
+    // Windows line breaks show as line breaks and are said to be kept.
+    assert.equal(await fieldOf(app.page, 'inputs', 'transcript').inputValue(), 'user: hi\nassistant: hello\n');
+    assert.match((await app.page.getByTestId('inputs').locator('[data-key="transcript"] label').textContent())!, /CRLF/);
+    // What a text field cannot give back unchanged is edited as a JSON string.
+    assert.equal(await fieldOf(app.page, 'inputs', 'mixed').inputValue(), JSON.stringify(text.inputs.mixed));
+    assert.equal(await fieldOf(app.page, 'inputs', 'bell').inputValue(), JSON.stringify(text.inputs.bell));
+    assert.deepEqual(JSON.parse(await fieldOf(app.page, 'inputs', 'tags').inputValue()), ['a', 'b']);
+    assert.equal(await app.page.getByTestId('status').textContent(), 'No changes');
+    assert.equal(await app.page.getByTestId('save').getAttribute('disabled'), '');
+    await screenshot(app.page, 'example-editor-text-fields');
+
+    // Showing them as JSON and back changes nothing; the JSON has the escapes.
+    await app.page.getByTestId('inputs-view').click();
+    assert.deepEqual(JSON.parse(await app.page.getByTestId('inputs').locator('textarea').inputValue()), text.inputs);
+    assert.equal(await app.page.getByTestId('status').textContent(), 'No changes');
+    await app.page.getByTestId('inputs-view').click();
+    assert.equal(await fieldOf(app.page, 'inputs', 'question').inputValue(), text.inputs.question);
+
+    // One line typed at the end of the transcript: its line break is a Windows one like the others; the rest is untouched.
+    const transcript = fieldOf(app.page, 'inputs', 'transcript');
+    await transcript.focus();
+    await app.page.keyboard.press('Control+End');
+    await app.page.keyboard.type('user: bye');
+    await app.page.keyboard.press('Enter');
+    await fieldOf(app.page, 'outputs', 'answer').fill(`${text.outputs.answer}\n  `);
+    await app.page.getByTestId('save').click();
+    await app.page.getByText(/^Saved at /).waitFor();
+    const [params] = app.requests('exampleEditor/save') as { draft: { inputs: unknown; outputs: unknown } }[];
+    assert.deepEqual(params!.draft.inputs, { ...text.inputs, transcript: 'user: hi\r\nassistant: hello\r\nuser: bye\r\n' });
+    assert.deepEqual(params!.draft.outputs, { answer: `${text.outputs.answer}\n  ` });
+    assert.deepEqual(Object.keys(params!.draft.inputs as object), Object.keys(text.inputs), 'the keys keep their order');
+  });
+
+  it('marks a field that is not valid JSON at itself, saves nothing, and keeps what was typed across a reload', async () => {
+    app = await open('exampleEditor', { handlers: { 'exampleEditor/ready': ready(textState()), 'exampleEditor/save': () => assert.fail('sent an invalid draft') } });
+    await app.page.getByTestId('inputs').waitFor();
+    await fieldOf(app.page, 'inputs', 'question').fill('Edited question\nsecond line');
+    await fieldOf(app.page, 'inputs', 'n').fill('three');
+    const error = app.page.getByTestId('inputs').locator('[data-key="n"] .lsw-field-errors');
+    assert.match((await error.textContent())!, /^inputs\.n is not valid JSON: /);
+    assert.equal(await fieldOf(app.page, 'inputs', 'n').getAttribute('aria-invalid'), 'true');
+    assert.equal(await app.page.getByTestId('inputs').locator('[data-key="question"] .lsw-field-errors').count(), 0);
+    // It cannot be shown as one JSON text until it is valid: the button says why.
+    assert.equal(await app.page.getByTestId('inputs-view').isDisabled(), true);
+    assert.match((await app.page.getByTestId('inputs-view').getAttribute('title'))!, /Fix the fields marked below/);
+    await app.page.getByTestId('save').click();
+    await app.page.getByTestId('save-error').waitFor();
+    assert.deepEqual(app.requests('exampleEditor/save'), []);
+    await app.page.waitForTimeout(400); // the dirty notice is debounced
+    const notices = app.requests('exampleEditor/draftState') as { draft: { inputsFields: { key: string; text: string }[] } | null }[];
+    assert.equal(notices.at(-1)!.draft!.inputsFields.find((f) => f.key === 'n')!.text, 'three', 'the host holds the fields as typed');
+
+    await app.reload();
+    await app.page.getByTestId('inputs').waitFor();
+    assert.equal(await fieldOf(app.page, 'inputs', 'n').inputValue(), 'three');
+    assert.equal(await fieldOf(app.page, 'inputs', 'question').inputValue(), 'Edited question\nsecond line');
+    assert.match((await error.textContent())!, /^inputs\.n is not valid JSON: /);
+    await fieldOf(app.page, 'inputs', 'n').fill('4');
+    assert.equal(await error.count(), 0);
+    await app.page.getByTestId('inputs-view').click();
+    assert.deepEqual(JSON.parse(await app.page.getByTestId('inputs').locator('textarea').inputValue()), { ...text.inputs, question: 'Edited question\nsecond line', n: 4 });
+  });
+
+  it('opens a draft recovered from a closed tab as it was typed, fields or JSON', async () => {
+    const fields = [{ key: 'question', kind: 'text', text: 'Recovered\ntext' }];
+    app = await open('exampleEditor', {
+      handlers: { 'exampleEditor/ready': ready(state({ recoveredDraft: { inputs: '{}', outputs: '{"vendor": "half', metadata: '', splits: [], inputsFields: fields } })) },
+    });
+    await app.page.getByTestId('inputs').waitFor();
+    assert.equal(await fieldOf(app.page, 'inputs', 'question').inputValue(), 'Recovered\ntext');
+    assert.equal(await app.page.getByTestId('outputs').locator('textarea').inputValue(), '{"vendor": "half');
+    assert.equal(await app.page.getByTestId('outputs-view').textContent(), 'Edit as Fields');
+    assert.equal(await app.page.getByTestId('outputs-view').isDisabled(), true);
   });
 
   it('renders server text as text', async () => {

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { Example, LangSmithClient } from '../../client';
 import { isNotFound, LangSmithError } from '../../client/errors';
 import { exampleSplits, metadataWithoutSplit } from '../../client/exampleSplits';
+import { lastHumanMessage } from '../../common/chatText';
 import { prompter } from '../../common/prompter';
 import {
   DraftState,
@@ -59,8 +60,9 @@ async function readExample(client: LangSmithClient, id: string, signal: AbortSig
   }
 }
 
+/** The tab's title: a chat's last human message, else the first text of the inputs, else their JSON. */
 function summary(inputs: Record<string, unknown>): string {
-  const first = Object.values(inputs).find((v) => typeof v === 'string') as string | undefined;
+  const first = lastHumanMessage(inputs) ?? (Object.values(inputs).find((v) => typeof v === 'string') as string | undefined);
   const text = (first ?? JSON.stringify(inputs)).replace(/\s+/g, ' ').trim();
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }

@@ -71,6 +71,23 @@ describe('example editor (host)', function () {
     assert.equal(workbench.panels.panelsOf(Panels.exampleEditor).length, 1);
   });
 
+  it('titles a chat example by its last human message, and takes a draft written field by field', async () => {
+    const [{ id: chatId }] = await get<{ id: string }[]>('/datasets?name=demo-chat-transcripts');
+    const [chat] = await get<ExampleJson[]>(`/examples?dataset=${chatId}&limit=1`);
+    const question = (chat!.inputs['messages'] as { role: string; content: string }[]).filter((m) => m.role === 'user').at(-1)!.content;
+    await runScripted(workbench, 'langsmith.editExample', new ScriptedPrompter([]), { datasetId: chatId, exampleId: chat!.id });
+    const { host } = panelFor(chat!.id);
+    await ok(host, 'exampleEditor/ready', {});
+    assert.equal(host.panel.title, `Example · ${question.length > 40 ? `${question.slice(0, 39)}…` : question}`);
+    // The webview reports a draft whose inputs are fields (one not valid JSON yet): the host holds it and marks the tab.
+    const draft = { inputs: '{}', outputs: '', metadata: '', splits: [], inputsFields: [{ key: 'messages', kind: 'json', text: '[{"role": "user", "content": "half' }], outputsFields: null };
+    await host.router.dispatch({ kind: 'notification', method: 'exampleEditor/draftState', params: { dirty: true, draft } });
+    assert.match(host.panel.title, /^● Example · /);
+    // A malformed field kind is refused: the tab stays as it was told last.
+    await host.router.dispatch({ kind: 'notification', method: 'exampleEditor/draftState', params: { dirty: false, draft: { ...draft, inputsFields: [{ key: 'x', kind: 'yaml', text: '' }] } } });
+    assert.match(host.panel.title, /^● Example · /);
+  });
+
   it('saves a draft, and refuses a stale one as a conflict that writes nothing until forced', async () => {
     await vscode.commands.executeCommand('langsmith.editExample', { datasetId, exampleId });
     const { host } = panelFor(exampleId);

@@ -12,7 +12,9 @@ import {
 } from '../../../../src/protocol/exampleEditor';
 import { notifyHost, useAppState, useDraft, useNotification, useRequest } from '../../common/app';
 import { Badge, Banner, Button, JsonField, ProgressRing } from '../../common/components';
-import { parseObject, schemaErrors } from './validation';
+import { editsAsFields, fromFields, toFields, type FieldText } from './fields';
+import { ObjectField } from './ObjectField';
+import { parseObject, schemaErrors, type Parsed } from './validation';
 
 interface AddedFile {
   token: string;
@@ -39,13 +41,40 @@ function fromServer(example: ExampleSnapshot | null, split: string | null): Draf
     outputs: pretty(example?.outputs ?? null),
     metadata: pretty(example?.metadata ?? null),
     splits: example ? example.splits : split ? [split] : [],
+    inputsFields: example && editsAsFields(example.inputs) ? toFields(example.inputs) : null,
+    outputsFields: editsAsFields(example?.outputs ?? null) ? toFields(example!.outputs!) : null,
     added: [],
     rename: {},
     remove: [],
   };
 }
 
-const sameDraft = (a: Draft, b: Draft) => JSON.stringify(a) === JSON.stringify(b);
+/** Inputs or outputs as the draft has them: the object when it parses, with the errors of the fields that do not. */
+interface ObjectDraft {
+  parsed: Parsed;
+  fieldErrors: Map<string, string>;
+}
+
+function readObject(fields: FieldText[] | null | undefined, text: string, label: string, optional: boolean): ObjectDraft {
+  if (!fields) return { parsed: parseObject(text, label, optional), fieldErrors: new Map() };
+  const r = fromFields(fields, label.toLowerCase());
+  return r.ok ? { parsed: { ok: true, value: r.value }, fieldErrors: new Map() } : { parsed: { ok: false, error: `Fix the fields of ${label} marked below.` }, fieldErrors: r.errors };
+}
+
+/**
+ * What a draft holds, for telling whether it changed: inputs and outputs by value when they parse (showing them as
+ * fields or as JSON changes nothing), as typed when they do not; the rest as it is.
+ */
+function contentOf(d: Draft): string {
+  const object = (fields: FieldText[] | null | undefined, text: string, optional: boolean) => {
+    const { parsed } = readObject(fields, text, 'x', optional);
+    return parsed.ok ? { value: parsed.value } : { fields: fields ?? null, text };
+  };
+  const { base, metadata, splits, added, rename, remove } = d;
+  return JSON.stringify([base, object(d.inputsFields, d.inputs, false), object(d.outputsFields, d.outputs, true), metadata, splits, added, rename, remove]);
+}
+
+const sameDraft = (a: Draft, b: Draft) => contentOf(a) === contentOf(b);
 
 const formatSize = (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 
@@ -56,7 +85,10 @@ export function App() {
   const [state, setState] = useAppState<ExampleEditorState>();
   const { dataset, example } = state;
   const pristine = useMemo(() => fromServer(example, state.split), [example, state.split]);
-  const [draft, setDraftValue, clearDraft] = useDraft<Draft>('example', () => (state.recoveredDraft ? { ...pristine, ...state.recoveredDraft } : pristine));
+  const [draft, setDraftValue, clearDraft] = useDraft<Draft>('example', () =>
+    // A recovered draft without fields was written as JSON.
+    state.recoveredDraft ? { ...pristine, inputsFields: null, outputsFields: null, ...state.recoveredDraft } : pristine,
+  );
   const [status, setStatus] = useState<string>();
   const [error, setError] = useState<string>();
   const [conflict, setConflict] = useState<{ server: ExampleSnapshot | null }>();
@@ -92,7 +124,12 @@ export function App() {
   // The host learns of unsaved changes (the tab title, the question when the tab is closed).
   const reported = useRef<string>();
   useEffect(() => {
-    const message = { dirty, draft: dirty ? { inputs: draft.inputs, outputs: draft.outputs, metadata: draft.metadata, splits: draft.splits } : null };
+    const message = {
+      dirty,
+      draft: dirty
+        ? { inputs: draft.inputs, outputs: draft.outputs, metadata: draft.metadata, splits: draft.splits, inputsFields: draft.inputsFields ?? null, outputsFields: draft.outputsFields ?? null }
+        : null,
+    };
     const key = JSON.stringify(message);
     if (reported.current === key) return;
     const timer = setTimeout(() => {
@@ -102,18 +139,21 @@ export function App() {
     return () => clearTimeout(timer);
   }, [dirty, draft]);
 
-  const inputs = parseObject(draft.inputs, 'Inputs', false);
-  const outputs = parseObject(draft.outputs, 'Outputs', true);
+  const inputsDraft = readObject(draft.inputsFields, draft.inputs, 'Inputs', false);
+  const outputsDraft = readObject(draft.outputsFields, draft.outputs, 'Outputs', true);
+  const inputs = inputsDraft.parsed;
+  const outputs = outputsDraft.parsed;
   const metadata = parseObject(draft.metadata, 'Metadata', true);
-  const errorsOf = (p: typeof inputs, schema: Record<string, unknown> | null, field: string) =>
-    p.ok ? schemaErrors(schema, field === 'outputs' && p.value === null ? null : p.value, field) : [p.error];
-  const inputErrors = errorsOf(inputs, dataset.inputsSchema, 'inputs');
-  const outputErrors = outputs.ok && outputs.value === null && !dataset.outputsSchema ? [] : errorsOf(outputs, dataset.outputsSchema, 'outputs');
+  // Fields that are not valid JSON are marked at themselves; the schema is checked once they all are.
+  const errorsOf = (o: ObjectDraft, schema: Record<string, unknown> | null, field: string) =>
+    o.fieldErrors.size ? [] : o.parsed.ok ? schemaErrors(schema, field === 'outputs' && o.parsed.value === null ? null : o.parsed.value, field) : [o.parsed.error];
+  const inputErrors = errorsOf(inputsDraft, dataset.inputsSchema, 'inputs');
+  const outputErrors = outputs.ok && outputs.value === null && !dataset.outputsSchema ? [] : errorsOf(outputsDraft, dataset.outputsSchema, 'outputs');
   const metadataErrors = metadata.ok ? [] : [metadata.error];
   const renameTargets = Object.values(draft.rename);
   const names = [...(example?.attachments ?? []).filter((a) => !draft.remove.includes(a.name)).map((a) => renamedTo(draft.rename, a.name) ?? a.name), ...draft.added.map((a) => a.name)];
   const attachmentError = names.length !== new Set(names).size ? 'Two attachments would have the same name: rename one of them.' : undefined;
-  const valid = inputErrors.length === 0 && outputErrors.length === 0 && metadataErrors.length === 0 && !attachmentError && renameTargets.every((n) => n.trim());
+  const valid = inputs.ok && outputs.ok && inputErrors.length === 0 && outputErrors.length === 0 && metadataErrors.length === 0 && !attachmentError && renameTargets.every((n) => n.trim());
 
   async function doSave(force = false) {
     if (!valid || !inputs.ok || !outputs.ok || !metadata.ok) {
@@ -175,6 +215,25 @@ export function App() {
     if (!r.ok && r.error.code !== 'cancelled') setError(r.error.message);
   }
 
+  /** Shows inputs or outputs as one JSON text (the fields must all be valid) or field by field (the JSON must be an object with keys). */
+  function editAsJson(which: 'inputs' | 'outputs') {
+    const parsed = which === 'inputs' ? inputs : outputs;
+    if (!parsed.ok) return;
+    setDraft({ [which]: pretty(parsed.value), [`${which}Fields`]: null });
+  }
+
+  function editAsFields(which: 'inputs' | 'outputs') {
+    const parsed = parseObject(draft[which], which, which === 'outputs');
+    if (!parsed.ok || !editsAsFields(parsed.value)) return;
+    setDraft({ [`${which}Fields`]: toFields(parsed.value) });
+  }
+
+  const fieldsRefusal = (which: 'inputs' | 'outputs') => {
+    const parsed = parseObject(draft[which], which === 'inputs' ? 'Inputs' : 'Outputs', which === 'outputs');
+    if (!parsed.ok) return 'Fix the JSON first to edit field by field.';
+    return editsAsFields(parsed.value) ? null : 'An object with no fields is edited as JSON.';
+  };
+
   function addSplit() {
     const name = newSplit.trim();
     if (!name || draft.splits.includes(name)) return;
@@ -235,13 +294,32 @@ export function App() {
         </Banner>
       )}
 
-      <JsonField label="Inputs" hint={dataset.inputsSchema ? '(checked against the dataset’s inputs schema)' : undefined} value={draft.inputs} onChange={(t) => setDraft({ inputs: t })} errors={inputErrors} data-testid="inputs" />
-      <JsonField
+      <ObjectField
+        label="Inputs"
+        hint={dataset.inputsSchema ? '(checked against the dataset’s inputs schema)' : undefined}
+        json={draft.inputs}
+        fields={draft.inputsFields ?? null}
+        errors={inputErrors}
+        fieldErrors={inputsDraft.fieldErrors}
+        canEditAsFields={draft.inputsFields ? null : fieldsRefusal('inputs')}
+        onJson={(t) => setDraft({ inputs: t })}
+        onFields={(f) => setDraft({ inputsFields: f })}
+        onEditAsJson={() => editAsJson('inputs')}
+        onEditAsFields={() => editAsFields('inputs')}
+        data-testid="inputs"
+      />
+      <ObjectField
         label="Outputs"
         hint={dataset.outputsSchema ? '(checked against the dataset’s outputs schema)' : '(optional: the reference answer)'}
-        value={draft.outputs}
-        onChange={(t) => setDraft({ outputs: t })}
+        json={draft.outputs}
+        fields={draft.outputsFields ?? null}
         errors={outputErrors}
+        fieldErrors={outputsDraft.fieldErrors}
+        canEditAsFields={draft.outputsFields ? null : fieldsRefusal('outputs')}
+        onJson={(t) => setDraft({ outputs: t })}
+        onFields={(f) => setDraft({ outputsFields: f })}
+        onEditAsJson={() => editAsJson('outputs')}
+        onEditAsFields={() => editAsFields('outputs')}
         data-testid="outputs"
       />
       <JsonField label="Metadata" hint="(optional)" value={draft.metadata} onChange={(t) => setDraft({ metadata: t })} errors={metadataErrors} rows={4} data-testid="metadata" />
