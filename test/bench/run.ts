@@ -7,7 +7,7 @@
  *   BENCH_ONLY=readExamples,trace (a subset of the workloads)
  */
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Impl, TrialArgs, TrialResult, Workload } from './clientWorkloads';
 
@@ -166,7 +166,11 @@ them, so the client does not ask for them. What the server does for both clients
 of it was answered starts from the nearest earlier page end instead of stepping through the index from the
 start; the per-request hooks need no promises.
 `;
-    writeFileSync(join(ROOT, 'docs', 'BENCHMARKS.md'), doc);
+    // This section only: the file goes on with the other benchmarks' sections, each written by its own script.
+    const file = join(ROOT, 'docs', 'BENCHMARKS.md');
+    const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    const next = old.search(/^# (?!Benchmarks: API client)/m);
+    writeFileSync(file, next >= 0 ? `${doc}\n${old.slice(next)}` : doc);
     process.stdout.write('\nwrote docs/BENCHMARKS.md\n');
   }
 }
