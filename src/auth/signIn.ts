@@ -1,5 +1,6 @@
 // Sign in: pick the endpoint (LangSmith US/EU, the local server, or any URL), then the API key, checked with a
-// real call before it is stored. The key goes to SecretStorage only, filed under its endpoint.
+// real call before it is stored. The key goes to SecretStorage only, filed under its endpoint. When LangSmith's
+// CLI has left profiles in ~/.langsmith/config.json, each is offered first (its endpoint and key, checked the same way).
 import * as vscode from 'vscode';
 import { ConfigKeys } from '../constants';
 import { LangSmithAuthError, LangSmithError } from '../client/errors';
@@ -8,6 +9,7 @@ import { normalizeEndpoint, readConnectionSettings } from '../common/config';
 import { validateApiKeyInput, validateEndpointInput } from '../common/validation';
 import { createClient } from './clientService';
 import type { Credentials } from './credentials';
+import { pickProfile } from './profilePick';
 
 export const ENDPOINT_PRESETS = [
   { label: vscode.l10n.t('LangSmith (US)'), endpoint: 'https://api.smith.langchain.com' },
@@ -112,13 +114,40 @@ export async function verifyKey(endpoint: string, apiKey: string, workspaceId: s
 
 export async function signIn(credentials: Credentials, log: vscode.LogOutputChannel): Promise<void> {
   const settings = readConnectionSettings();
+  const profile = await pickProfile(log);
+  if (profile) {
+    const endpoint = normalizeEndpoint(profile.endpoint);
+    const workspaceId = profile.workspaceId ?? settings.workspaceId;
+    let apiKey = profile.apiKey;
+    if (apiKey !== undefined) {
+      // Checked as a typed key is; the key itself is never part of the message.
+      const verdict = validateApiKeyInput(apiKey) ?? (await verifyKey(endpoint, apiKey, workspaceId));
+      if (verdict) {
+        log.warn(`Sign-in with profile "${profile.name}" from ${profile.file} against ${endpoint} failed: ${verdict}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t("Could not sign in with profile '{0}' from {1}: {2}", profile.name, profile.file, verdict));
+        return;
+      }
+    } else {
+      apiKey = await askVerifiedKey(endpoint, workspaceId, log);
+    }
+    if (profile.workspaceId && profile.workspaceId !== settings.workspaceId) {
+      await vscode.workspace.getConfiguration(ConfigKeys.section).update(ConfigKeys.workspaceId, profile.workspaceId, vscode.ConfigurationTarget.Global);
+    }
+    await finishSignIn(credentials, log, settings.endpoint, endpoint, apiKey, ` with profile "${profile.name}" from ${profile.file}`);
+    return;
+  }
   const endpoint = normalizeEndpoint(await pickEndpoint(settings.endpoint));
   const apiKey = await askVerifiedKey(endpoint, settings.workspaceId, log);
+  await finishSignIn(credentials, log, settings.endpoint, endpoint, apiKey, '');
+}
+
+/** Stores the key (SecretStorage only), makes the endpoint the current one, and says so. */
+async function finishSignIn(credentials: Credentials, log: vscode.LogOutputChannel, current: string, endpoint: string, apiKey: string, how: string): Promise<void> {
   await credentials.store(endpoint, apiKey);
-  if (endpoint !== settings.endpoint) {
+  if (endpoint !== current) {
     await vscode.workspace.getConfiguration(ConfigKeys.section).update(ConfigKeys.endpoint, endpoint, vscode.ConfigurationTarget.Global);
   }
-  log.info(`Signed in to ${endpoint}; the key is in secret storage.`);
+  log.info(`Signed in to ${endpoint}${how}; the key is in secret storage.`);
   void vscode.window.showInformationMessage(vscode.l10n.t('Signed in to LangSmith at {0}.', endpoint));
 }
 
