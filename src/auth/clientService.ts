@@ -4,12 +4,20 @@ import * as vscode from 'vscode';
 import type { LangSmithClient } from '../client';
 import { LangSmithAuthError, LangSmithError } from '../client/errors';
 import { Commands } from '../constants';
+import { isBranded } from '../common/shared';
 import type { Connection, ConnectionState } from './connection';
 import { ConnectionSettingError, createNetworkFetch, networkKey, readNetworkSettings, type NetworkFetch, type NetworkSettings } from './network';
 
 export type Health = 'unknown' | 'connected' | 'authError' | 'offline' | 'signedOut';
 
+const NOT_SIGNED_IN = Symbol.for('langsmith-workbench.NotSignedInError');
+
 export class NotSignedInError extends Error {
+  readonly [NOT_SIGNED_IN] = true;
+  // The panel hosts' bundle has its own copy of this class: the brand, not the identity, makes the error one.
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(value, NOT_SIGNED_IN);
+  }
   constructor() {
     super(vscode.l10n.t('Sign in to LangSmith first.'));
     this.name = 'NotSignedInError';

@@ -2,6 +2,7 @@
 // dialogs normally, a scripted one in the extension's tests (so commands that ask are tested end to end in the
 // extension host, including how they treat bad answers).
 import * as vscode from 'vscode';
+import { processWide } from './shared';
 
 export interface PickOptions {
   title?: string;
@@ -42,17 +43,18 @@ export const windowPrompter: Prompter = {
   },
 };
 
-let current: Prompter = windowPrompter;
+/** The prompter in use: one for the process, whichever bundle asks (the panel hosts have their own copy of this module). */
+const slot = processWide('prompter', () => ({ current: windowPrompter as Prompter }));
 
 export function prompter(): Prompter {
-  return current;
+  return slot.current;
 }
 
 /** Replaces the prompter (the extension's tests only); returns a function that restores the previous one. */
 export function setPrompter(next: Prompter): () => void {
-  const previous = current;
-  current = next;
+  const previous = slot.current;
+  slot.current = next;
   return () => {
-    current = previous;
+    slot.current = previous;
   };
 }
