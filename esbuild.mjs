@@ -55,6 +55,8 @@ const APART = {
   promptReferences: { entry: 'src/prompts/references/engine.ts', lazy: true },
   // The agent tools in agent mode: loaded on an agent's first call.
   agent: { entry: 'src/agent/index.ts', lazy: true },
+  // The panels' host side (every webview app's controller): loaded when the first panel opens or is restored.
+  panels: { entry: 'src/webviews/panelApps.ts', lazy: true },
 };
 const apartFile = (entry) => (entry.includes('/') ? path.resolve(entry) : entry);
 

@@ -18,7 +18,7 @@ describe('production bundles', function () {
 
   before(() => {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-bundles-'));
-    execFileSync(process.execPath, ['esbuild.mjs', '--production', '--only=extension,undici,client,clientErrors,csv,promptFile,experiments,promptReferences,agent,webviews', `--out=${out}`], { cwd: root, stdio: 'pipe' });
+    execFileSync(process.execPath, ['esbuild.mjs', '--production', '--only=extension,undici,client,clientErrors,csv,promptFile,experiments,promptReferences,agent,panels,webviews', `--out=${out}`], { cwd: root, stdio: 'pipe' });
   });
   after(() => fs.rmSync(out, { recursive: true, force: true }));
 
@@ -35,9 +35,9 @@ describe('production bundles', function () {
   it('activation requires only vscode, Node built-ins and the client errors; the rest loads on first use', () => {
     const code = fs.readFileSync(path.join(out, 'extension.js'), 'utf8');
     const required = new Set([...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!));
-    for (const r of required) assert.ok(r === 'vscode' || r.startsWith('node:') || builtinModules.includes(r) || ['./clientErrors.js', './client.js', './undici.js', './csv.js', './promptFile.js', './experiments.js', './promptReferences.js', './agent.js'].includes(r), `extension.js requires ${r}`);
+    for (const r of required) assert.ok(r === 'vscode' || r.startsWith('node:') || builtinModules.includes(r) || ['./clientErrors.js', './client.js', './undici.js', './csv.js', './promptFile.js', './experiments.js', './promptReferences.js', './agent.js', './panels.js'].includes(r), `extension.js requires ${r}`);
     // The lazily loaded bundles are loaded by import() only, never by a require at load time.
-    for (const lazy of ['./client.js', './undici.js', './csv.js', './promptFile.js', './experiments.js', './promptReferences.js', './agent.js']) {
+    for (const lazy of ['./client.js', './undici.js', './csv.js', './promptFile.js', './experiments.js', './promptReferences.js', './agent.js', './panels.js']) {
       assert.ok(code.includes(`import("${lazy}")`), `extension.js never loads ${lazy}`);
       assert.ok(!required.has(lazy), `extension.js requires ${lazy} when it loads`);
     }
