@@ -115,7 +115,6 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   registerReviewCommands(register, clients, panels);
   context.subscriptions.push(watchPromptFiles(), watchEvaluatorsFiles(clients));
 
-  void connection.updateContext();
   // Other extensions get nothing: these services can make authenticated calls.
   const storage = { logUri: context.logUri, globalStorageUri: context.globalStorageUri, globalState: context.globalState, workspaceState: context.workspaceState };
   return context.extensionMode === vscode.ExtensionMode.Test ? { views, clients, panels, setPrompter, secrets: context.secrets, storage } : undefined;
