@@ -3,39 +3,17 @@
 // webview panels) is loaded when first needed, so activation stays fast.
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
-import { LanguageModelTools } from './agentHost/languageModelTools';
-import { McpServerProvider } from './agentHost/mcpServer';
-import { contributedToolNames } from './agentHost/toolNames';
+import type { LanguageModelTools } from './agentHost/languageModelTools';
+import type { McpServerProvider } from './agentHost/mcpServer';
 import { ClientService } from './auth/clientService';
 import { ConnectionState } from './auth/connection';
 import { Credentials } from './auth/credentials';
-import { signIn, signOut } from './auth/signIn';
 import { ConnectionStatusBar } from './auth/statusBar';
-import { registerDatasetCommands } from './commands/datasetCommands';
-import { registerExperimentCommands } from './commands/experimentCommands';
-import { registerFeedbackCommands } from './commands/feedbackCommands';
 import { Commands, SCHEME } from './constants';
-import { registerItemCommands } from './commands/itemCommands';
-import { registerPromptCommands } from './commands/promptCommands';
-import { registerFeedbackConfigCommands } from './commands/feedbackConfigCommands';
-import { registerQueueCommands } from './commands/queueCommands';
-import { setPrompter } from './common/prompter';
-import { commandRegistrar } from './commands/registerCommand';
-import { registerResourceCommands } from './commands/resourceCommands';
-import { registerViewCommands } from './commands/viewCommands';
-import { registerPanelCommands } from './commands/panelCommands';
-import { registerReviewCommands } from './commands/reviewCommands';
-import { registerTraceCommands } from './commands/traceCommands';
-import { registerPlaygroundCommands } from './commands/playgroundCommands';
-import { registerPromptFileCommands } from './commands/promptFileCommands';
-import { watchEvaluatorsFiles } from './prompts/evaluatorsDiagnostics';
-import { watchPromptFiles } from './prompts/promptFiles';
-import { watchPromptReferences } from './prompts/references/watch';
 import { createLog } from './common/log';
-import { LangSmithDocuments } from './views/documents';
-import { LangSmithViews } from './views/views';
-import { Panels } from './webviews/descriptors';
-import { PanelFrame, panelClients } from './webviews/panels';
+import type { setPrompter } from './common/prompter';
+import type { LangSmithViews } from './views/views';
+import type { PanelFrame } from './webviews/panels';
 
 /** What activate returns to the extension's own test suite (and to nobody else): the live services. */
 export interface WorkbenchApi {
@@ -52,15 +30,48 @@ export interface WorkbenchApi {
   readonly storage: Pick<vscode.ExtensionContext, 'logUri' | 'globalStorageUri' | 'globalState' | 'workspaceState'>;
 }
 
-export function activate(context: vscode.ExtensionContext): WorkbenchApi | undefined {
+export async function activate(context: vscode.ExtensionContext): Promise<WorkbenchApi | undefined> {
   // Code without a vscode import (the input rules) translates through @vscode/l10n: the same bundle.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = createLog();
   const credentials = new Credentials(context.secrets);
   const connection = new ConnectionState(credentials);
   const clients = new ClientService(connection, log);
+  // What the window shows first: the palette's context keys (set from the stored connection) and the status bar.
+  context.subscriptions.push(log, credentials, connection, clients, new ConnectionStatusBar(clients));
+  // The rest (views, providers, watchers, ~260 commands) is set up in the next turn of the host's event loop, not
+  // in activate's synchronous part. VS Code waits for this promise before it runs a command that activated us.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  // Imported here, so that their modules are set up (their schemas built) now rather than when extension.js loads.
+  const { signIn, signOut } = await import('./auth/signIn');
+  const { registerDatasetCommands } = await import('./commands/datasetCommands');
+  const { registerExperimentCommands } = await import('./commands/experimentCommands');
+  const { registerFeedbackCommands } = await import('./commands/feedbackCommands');
+  const { registerItemCommands } = await import('./commands/itemCommands');
+  const { registerPromptCommands } = await import('./commands/promptCommands');
+  const { registerFeedbackConfigCommands } = await import('./commands/feedbackConfigCommands');
+  const { registerQueueCommands } = await import('./commands/queueCommands');
+  const { setPrompter } = await import('./common/prompter');
+  const { commandRegistrar } = await import('./commands/registerCommand');
+  const { registerResourceCommands } = await import('./commands/resourceCommands');
+  const { registerViewCommands } = await import('./commands/viewCommands');
+  const { registerPanelCommands } = await import('./commands/panelCommands');
+  const { registerReviewCommands } = await import('./commands/reviewCommands');
+  const { registerTraceCommands } = await import('./commands/traceCommands');
+  const { registerPlaygroundCommands } = await import('./commands/playgroundCommands');
+  const { registerPromptFileCommands } = await import('./commands/promptFileCommands');
+  const { watchEvaluatorsFiles } = await import('./prompts/evaluatorsDiagnostics');
+  const { watchPromptFiles } = await import('./prompts/promptFiles');
+  const { watchPromptReferences } = await import('./prompts/references/watch');
+  const { LangSmithDocuments } = await import('./views/documents');
+  const { LangSmithViews } = await import('./views/views');
+  const { Panels } = await import('./webviews/descriptors');
+  const { PanelFrame, panelClients } = await import('./webviews/panels');
+  const { LanguageModelTools } = await import('./agentHost/languageModelTools');
+  const { McpServerProvider } = await import('./agentHost/mcpServer');
+  const { contributedToolNames } = await import('./agentHost/toolNames');
   const views = new LangSmithViews(clients);
-  context.subscriptions.push(log, credentials, connection, clients, views, new ConnectionStatusBar(clients));
+  context.subscriptions.push(views);
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(SCHEME, new LangSmithDocuments(clients)));
   // Prompt references in source code: thin providers now, the features when a document first pulls a prompt.
   const references = watchPromptReferences(clients);
@@ -126,7 +137,6 @@ export function activate(context: vscode.ExtensionContext): WorkbenchApi | undef
   };
   context.subscriptions.push(agent.tools, agent.mcp);
 
-  void connection.updateContext();
   // Other extensions get nothing: these services can make authenticated calls.
   const storage = { logUri: context.logUri, globalStorageUri: context.globalStorageUri, globalState: context.globalState, workspaceState: context.workspaceState };
   return context.extensionMode === vscode.ExtensionMode.Test ? { views, clients, panels, setPrompter, secrets: context.secrets, storage, agent } : undefined;

@@ -1,8 +1,13 @@
 // The connection the extension would use now: endpoint and workspace from settings or the environment,
-// and the API key from SecretStorage or the environment. Keeps the `langsmith.signedIn` context key true.
+// and the API key from SecretStorage or the environment. Keeps the context keys of the palette and the menus:
+// `langsmith.signedIn` (true when signed in) and `langsmith.signedOut` (true when known to be signed out). Both are
+// unset until the extension has activated, so the palette offers neither Sign In nor Sign Out before it knows.
 import * as vscode from 'vscode';
 import { ConfigKeys } from '../constants';
 import { ContextKeys } from '../constants';
+
+/** True once the stored connection is known to have no key (Sign In's `when`); unset before activation. */
+export const SIGNED_OUT_CONTEXT = 'langsmith.signedOut';
 import { readConnectionSettings, type ConnectionSettings } from '../common/config';
 import type { Credentials, KeySource } from './credentials';
 import { affectsNetwork } from './network';
@@ -17,6 +22,11 @@ export class ConnectionState implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [];
 
+  /** The context keys' updates, one after another, so that an older reading never lands after a newer one. */
+  private contextUpdates: Promise<void> = Promise.resolve();
+  /** Settles once the context keys hold the state of the stored connection read at construction. */
+  readonly settled: Promise<void>;
+
   constructor(private readonly credentials: Credentials) {
     this.disposables.push(
       this.changed,
@@ -27,6 +37,9 @@ export class ConnectionState implements vscode.Disposable {
       }),
       this.onDidChange(() => void this.updateContext()),
     );
+    // From the stored connection (secret storage, settings, environment), never the network: the keys are
+    // right from activation on, whether or not a view is ever opened.
+    this.settled = this.updateContext();
   }
 
   async current(): Promise<Connection> {
@@ -35,9 +48,17 @@ export class ConnectionState implements vscode.Disposable {
     return { ...settings, apiKey: key.apiKey, keySource: key.source };
   }
 
-  async updateContext(): Promise<void> {
-    const connection = await this.current();
-    await vscode.commands.executeCommand('setContext', ContextKeys.signedIn, connection.apiKey !== undefined);
+  /** Sets the context keys from the connection as it is now; the palette and the status bar follow the same reading. */
+  updateContext(): Promise<void> {
+    const update = async () => {
+      const signedIn = (await this.current()).apiKey !== undefined;
+      // What goes away first, then what appears: the palette never offers Sign In and Sign Out together.
+      const keys: [string, boolean][] = [[ContextKeys.signedIn, signedIn], [SIGNED_OUT_CONTEXT, !signedIn]];
+      if (signedIn) keys.reverse();
+      for (const [key, value] of keys) await vscode.commands.executeCommand('setContext', key, value);
+    };
+    this.contextUpdates = this.contextUpdates.then(update, update);
+    return this.contextUpdates;
   }
 
   dispose(): void {

@@ -10,8 +10,9 @@ export class ConnectionStatusBar implements vscode.Disposable {
   constructor(private readonly clients: ClientService) {
     this.item.name = vscode.l10n.t('LangSmith Connection');
     this.disposables.push(clients.onDidChangeHealth(() => void this.update()), clients.connection.onDidChange(() => void this.update()));
-    void this.update();
-    this.item.show();
+    // Shown once the palette's context keys hold the connection, so that whenever the item is visible the palette
+    // offers what it says (Sign Out when signed in, Sign In when not).
+    void clients.connection.settled.then(() => this.update()).then(() => this.item.show());
     // The connection is checked once the window has settled, not during activation (no network then).
     const timer = setTimeout(() => void this.checkIfSignedIn(), 1500);
     this.disposables.push({ dispose: () => clearTimeout(timer) });

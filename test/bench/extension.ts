@@ -3,7 +3,7 @@
  *
  *   sizes        production bundles: dist/extension.js ≤ 300 KB, each dist/webviews/<app>.js ≤ 350 KB
  *   activation   in the real extension host (code-server + Chromium), read from the host's own timing
- *                ("Developer: Show Running Extensions": code loading + activate call), median of fresh
+ *                ("Developer: Show Running Extensions": code loading + activate's synchronous part), median of fresh
  *                windows; goal ≤ 25 ms (it runs when startup has finished, alongside the window's own start)
  *   trees        click on a dataset of 100,000 examples / a project of 100,000 runs to its first page of
  *                children in the DOM (and the frame after), in the real workbench against the local server,

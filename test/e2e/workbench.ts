@@ -47,6 +47,62 @@ export async function startWorkbench(env: Record<string, string> = {}): Promise<
   };
 }
 
+/**
+ * One code-server with the packaged extension and a browser, for suites that open many windows on it
+ * (`openWindow`). The caller stops both with close().
+ */
+export async function startWindowServer(env: Record<string, string> = {}): Promise<{ server: CodeServer; browser: Browser; close(): Promise<void> }> {
+  if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: run \`npm run package\` first.`);
+  const clean = { LANGSMITH_API_KEY: '', LANGCHAIN_API_KEY: '', LANGSMITH_ENDPOINT: '', LANGCHAIN_ENDPOINT: '', LANGSMITH_WORKSPACE_ID: '' };
+  const server = await startCodeServer({ vsix: VSIX, env: { ...clean, ...env } });
+  const browser = await launchBrowser();
+  return {
+    server,
+    browser,
+    async close() {
+      await browser.close();
+      await server.stop();
+      fs.rmSync(server.runDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A new window on a running code-server, as fresh as a first start: a new browser context has empty browser
+ * storage (the web workbench keeps its global and workspace state there, and its secret storage in memory), and
+ * code-server starts a new extension host for each window, so the extension activates anew. Resolves once the
+ * workbench is up (its DOM and the LangSmith entry of the activity bar, i.e. the extension's contributions).
+ */
+export async function openWindow(server: CodeServer, browser: Browser): Promise<{ page: Page; close(): Promise<void> }> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(workbenchUrl(server));
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await page.locator('.part.activitybar a.action-label[aria-label^="LangSmith"]').waitFor({ timeout: 60_000 });
+  return { page, close: () => context.close() };
+}
+
+/**
+ * What the command palette offers for a filter (the labels of its rows), read once the list has settled: the
+ * rows, or the palette's "no matching commands" message. The palette is left open.
+ */
+export async function paletteEntries(page: Page, filter: string): Promise<string[]> {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('input').first();
+  if (!(await input.isVisible())) {
+    await widget.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    await page.keyboard.press('F1');
+  }
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${filter}`);
+  const rows = widget.locator('.quick-input-list .monaco-list-row');
+  const none = widget.locator('.quick-input-message, .quick-input-list .monaco-list-row', { hasText: /No matching commands|No commands matching/i });
+  await Promise.race([rows.first().waitFor({ timeout: 5_000 }), none.first().waitFor({ timeout: 5_000 })]).catch(() => undefined);
+  // The list is filled in one go; one more frame lets a late row land.
+  await page.waitForTimeout(150);
+  return (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent ?? ''))).map((l) => l.trim());
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   const file = path.join(SCREENSHOTS, `${name}.png`);

@@ -7,7 +7,7 @@ import { Commands } from '../../../src/constants';
 const EXTENSION_ID = 'langsmith-workbench.langsmith-workbench';
 
 interface Manifest {
-  contributes: { commands: { command: string }[]; views: Record<string, { id: string }[]> };
+  contributes: { commands: { command: string }[]; views: Record<string, { id: string }[]>; menus: Record<string, { command: string; when?: string }[]> };
 }
 
 describe('activation', () => {
@@ -47,6 +47,24 @@ describe('activation', () => {
       manifest.contributes.views.langsmith.map((v) => v.id),
       ['langsmith.projects', 'langsmith.datasets', 'langsmith.prompts', 'langsmith.annotationQueues'],
     );
+  });
+
+  it('offers neither Sign In nor Sign Out before the connection is known, then the one that applies', () => {
+    // The palette's when clauses of the three connection commands, each a context key or its negation.
+    const offered = (context: Record<string, boolean>) =>
+      manifest.contributes.menus['commandPalette']!
+        .filter((m) => [Commands.signIn, Commands.signOut, Commands.switchEndpoint].includes(m.command as never))
+        .filter((m) => {
+          const [, not, key] = /^(!?)([\w.]+)$/.exec(m.when ?? '') ?? [];
+          assert.ok(key, `${m.command}: when clause ${m.when} is not a single context key`);
+          return not ? !context[key] : !!context[key];
+        })
+        .map((m) => m.command)
+        .sort();
+    // Before activation no key is set: the palette must not offer Sign In to someone who is signed in.
+    assert.deepEqual(offered({}), []);
+    assert.deepEqual(offered({ 'langsmith.signedIn': false, 'langsmith.signedOut': true }), [Commands.signIn]);
+    assert.deepEqual(offered({ 'langsmith.signedIn': true, 'langsmith.signedOut': false }), [Commands.signOut, Commands.switchEndpoint].sort());
   });
 
   it('opens the connection-check webview from its command', async () => {

@@ -140,7 +140,7 @@ describe('rows and menus a new user sees', function () {
 
   it('offers Sign In only when signed out, Sign Out and Switch Endpoint only when signed in', () => {
     const palette = (signedIn: boolean) =>
-      pkg.contributes.menus['commandPalette']!.filter((m) => ['langsmith.signIn', 'langsmith.signOut', 'langsmith.switchEndpoint'].includes(m.command) && evaluate(m.when, { 'langsmith.signedIn': signedIn })).map((m) => m.command).sort();
+      pkg.contributes.menus['commandPalette']!.filter((m) => ['langsmith.signIn', 'langsmith.signOut', 'langsmith.switchEndpoint'].includes(m.command) && evaluate(m.when, { 'langsmith.signedIn': signedIn, 'langsmith.signedOut': !signedIn })).map((m) => m.command).sort();
     assert.deepEqual(palette(false), ['langsmith.signIn']);
     assert.deepEqual(palette(true), ['langsmith.signOut', 'langsmith.switchEndpoint']);
   });
