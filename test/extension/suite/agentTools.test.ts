@@ -91,7 +91,7 @@ describe('agent tools in the editor', function () {
   });
 
   it('shows each write exactly before it happens, and makes it once invoked', async () => {
-    const prompt = `agent-tools-${suffix}`;
+    const prompt = `agt-${suffix}`;
     // push_prompt: a new prompt from messages, tagged.
     const push = { prompt, messages: [{ role: 'system', template: 'Answer in {language}.' }, { role: 'human', template: '{question}' }], description: 'first', tags: ['staging'] };
     const pushShown = await confirmation('push_prompt', push);
@@ -111,7 +111,7 @@ describe('agent tools in the editor', function () {
     assert.deepEqual(tags.map((t) => t.tag_name).sort(), ['production', 'staging']);
 
     // create_dataset, then add_examples into it.
-    const dataset = `agent-tools-${suffix}`;
+    const dataset = `agt-${suffix}`;
     assert.equal((await confirmation('create_dataset', { name: dataset, dataType: 'kv' })).message.includes(`Create a kv dataset “${dataset}”, with no examples.`), true);
     await write('create_dataset', { name: dataset });
     const [ds] = await get<{ id: string }[]>(`/api/v1/datasets?name=${dataset}`);
@@ -124,12 +124,12 @@ describe('agent tools in the editor', function () {
     assert.deepEqual(stored.map((e) => e.inputs), [{ question: 'Where is my invoice?' }]);
 
     // add_runs_to_annotation_queue: the queue and each run.
-    const queue = await http<{ id: string }>('POST', '/api/v1/annotation-queues', { name: `agent-tools-${suffix}` });
+    const queue = await http<{ id: string }>('POST', '/api/v1/annotation-queues', { name: `agt-${suffix}` });
     const runs = await http<{ runs: { id: string }[] }>('POST', '/api/v1/runs/query', { session: [(await get<{ id: string }[]>('/api/v1/sessions?name=demo-support-chatbot'))[0]!.id], is_root: true, limit: 2, select: ['id'] });
     const runIds = runs.runs.map((r) => r.id);
-    const qShown = await confirmation('add_runs_to_annotation_queue', { queue: `agent-tools-${suffix}`, runIds });
-    assert.ok(qShown.message.includes([`Add 2 run(s) to annotation queue “agent-tools-${suffix}” (id ${queue.id}):`, `- run ${runIds[0]}`, `- run ${runIds[1]}`].join('\n')), qShown.message);
-    await write('add_runs_to_annotation_queue', { queue: `agent-tools-${suffix}`, runIds });
+    const qShown = await confirmation('add_runs_to_annotation_queue', { queue: `agt-${suffix}`, runIds });
+    assert.ok(qShown.message.includes([`Add 2 run(s) to annotation queue “agt-${suffix}” (id ${queue.id}):`, `- run ${runIds[0]}`, `- run ${runIds[1]}`].join('\n')), qShown.message);
+    await write('add_runs_to_annotation_queue', { queue: `agt-${suffix}`, runIds });
     const queued = await get<{ id: string }[]>(`/api/v1/annotation-queues/${queue.id}/runs`);
     assert.deepEqual(queued.map((r) => r.id).sort(), [...runIds].sort());
 
