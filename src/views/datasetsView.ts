@@ -205,17 +205,57 @@ export class VersionsNode extends PagedParentNode<DatasetVersion> {
     return new VersionNode(version, this);
   }
 
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  /** Runs the versions' change reads at most CHANGE_READS at a time. */
+  async limit<T>(work: () => Promise<T>): Promise<T> {
+    while (this.running >= CHANGE_READS) await new Promise<void>((r) => this.waiting.push(r));
+    this.running++;
+    try {
+      return await work();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
   protected override emptyLabel(): string {
     return vscode.l10n.t('No versions yet');
   }
 }
 
+/** The change counts of a version, read a few at a time after the rows show. */
+const CHANGE_READS = 4;
+
 export class VersionNode extends TreeNode {
+  /** What this version changed (added, modified, removed), once read; the row shows it first. */
+  private changes: { added: number; modified: number; removed: number } | undefined;
+  private asked = false;
+
   constructor(
     readonly version: DatasetVersion,
     readonly versionsNode: VersionsNode,
   ) {
     super(`${versionsNode.id}/${version.as_of}`, versionsNode);
+  }
+
+  /**
+   * The examples this version changed: the diff from the moment before it to it (one request per version, at
+   * most CHANGE_READS at once per list). The counts are extra: a failed read leaves the row as it was.
+   */
+  private async readChanges(): Promise<void> {
+    const before = new Date(new Date(this.version.as_of).getTime() - 1);
+    if (!Number.isFinite(before.getTime())) return;
+    try {
+      const d = await this.versionsNode.limit(async () =>
+        (await this.versionsNode.view.clients.client()).datasets.diff({ datasetId: this.versionsNode.datasetNode.dataset.id, fromVersion: before, toVersion: this.version.as_of }),
+      );
+      this.changes = { added: d.examples_added.length, modified: d.examples_modified.length, removed: d.examples_removed.length };
+      this.versionsNode.view.redraw(this);
+    } catch {
+      /* shown without counts */
+    }
   }
 
   treeItem(): vscode.TreeItem {
@@ -228,9 +268,17 @@ export class VersionNode extends TreeNode {
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(tagged ? 'tag' : 'git-commit');
-    item.description = fitDescription(label, [when, tagged ? shortTime(v.as_of) : undefined], 3);
+    if (!this.asked) {
+      this.asked = true;
+      void this.readChanges();
+    }
+    const c = this.changes;
+    // +3 ~1 −2: added, modified, removed examples (the tooltip says it in words).
+    const counts = c && ([c.added && `+${c.added}`, c.modified && `~${c.modified}`, c.removed && `−${c.removed}`].filter(Boolean).join(' ') || vscode.l10n.t('no change'));
+    item.description = fitDescription(label, [counts, when, tagged ? shortTime(v.as_of) : undefined], 3);
     item.tooltip = markdownLines([
       vscode.l10n.t('Version as of {0}', escapeMarkdown(new Date(v.as_of).toLocaleString())),
+      c ? vscode.l10n.t('{0} added, {1} modified, {2} removed', c.added, c.modified, c.removed) : undefined,
       `\`${v.as_of}\``,
       v.tags?.length ? vscode.l10n.t('Tags: {0}', v.tags.map(escapeMarkdown).join(', ')) : vscode.l10n.t('No tags'),
     ]);

@@ -239,6 +239,18 @@ describe('rows and menus a new user sees', function () {
     // Each version reads as its tag or its time to the second, then when: neighbours differ within the width.
     for (const v of versions) assert.ok(label(v).length + 1 + description(v).length <= 28, `version “${label(v)} ${description(v)}” fits`);
     assert.equal(new Set(versions.map(label)).size, versions.length, `versions differ by their labels: ${versions.map(label).join(' | ')}`);
+    // Then what each version changed (+added ~modified −removed), read a few at a time once the rows show: the
+    // counts are those of the diff from the moment before the version to it.
+    const first = versions[0]!;
+    const firstDiff = await http<{ examples_added: string[]; examples_modified: string[]; examples_removed: string[] }>(
+      'GET',
+      `/api/v1/datasets/${dataset.dataset.id}/versions/diff?from_version=${encodeURIComponent(new Date(new Date(first.version.as_of).getTime() - 1).toISOString())}&to_version=${encodeURIComponent(first.version.as_of)}`,
+    );
+    const expected = [firstDiff.examples_added.length && `+${firstDiff.examples_added.length}`, firstDiff.examples_modified.length && `~${firstDiff.examples_modified.length}`, firstDiff.examples_removed.length && `−${firstDiff.examples_removed.length}`].filter(Boolean).join(' ') || 'no change';
+    for (let i = 0; i < 100 && !description(first).startsWith(expected); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(description(first).startsWith(expected), `the newest version says what it changed (${expected}): ${description(first)}`);
+    assert.match(String(tooltip(first).value), new RegExp(`${firstDiff.examples_added.length} added, ${firstDiff.examples_modified.length} modified, ${firstDiff.examples_removed.length} removed`));
+    for (const v of versions) assert.ok(label(v).length + 1 + description(v).length <= 28, `version “${label(v)} ${description(v)}” fits with its counts`);
     const untagged = versions.find((v) => !v.version.tags?.length);
     if (untagged) assert.match(label(untagged), /^(\d+\/\d+ )?\d\d:\d\d:\d\d$/, `an untagged version is named by its time: ${label(untagged)}`);
 
