@@ -8,29 +8,35 @@ export function formatLatency(start: string | number | null | undefined, end: st
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 }
 
-export function formatWhen(value: string | number | null | undefined, now = Date.now()): string | undefined {
+/** How long ago a time was, as a count of its largest unit within a month; else its date (YYYY-MM-DD). */
+function age(value: string | number | null | undefined, now: number): { unit: 'now' | 'm' | 'h' | 'd'; n: number } | { date: string } | undefined {
   if (value == null) return undefined;
   const t = new Date(value).getTime();
   if (!Number.isFinite(t)) return undefined;
   const seconds = Math.round((now - t) / 1000);
-  if (seconds < 60) return vscode.l10n.t('just now');
-  if (seconds < 3600) return vscode.l10n.t('{0} min ago', Math.floor(seconds / 60));
-  if (seconds < 86_400) return vscode.l10n.t('{0} h ago', Math.floor(seconds / 3600));
-  if (seconds < 30 * 86_400) return vscode.l10n.t('{0} d ago', Math.floor(seconds / 86_400));
-  return new Date(t).toISOString().slice(0, 10);
+  if (seconds < 60) return { unit: 'now', n: 0 };
+  if (seconds < 3600) return { unit: 'm', n: Math.floor(seconds / 60) };
+  if (seconds < 86_400) return { unit: 'h', n: Math.floor(seconds / 3600) };
+  if (seconds < 30 * 86_400) return { unit: 'd', n: Math.floor(seconds / 86_400) };
+  return { date: new Date(t).toISOString().slice(0, 10) };
+}
+
+/** How long ago, in words: just now, 5 min ago, 3 h ago, 2 d ago, else the date. */
+export function formatWhen(value: string | number | null | undefined, now = Date.now()): string | undefined {
+  const a = age(value, now);
+  if (!a || 'date' in a) return a?.date;
+  if (a.unit === 'now') return vscode.l10n.t('just now');
+  if (a.unit === 'm') return vscode.l10n.t('{0} min ago', a.n);
+  return a.unit === 'h' ? vscode.l10n.t('{0} h ago', a.n) : vscode.l10n.t('{0} d ago', a.n);
 }
 
 /** How long ago, in as few characters as a narrow row has: now, 5m, 3h, 2d, else the date. */
 export function formatAgo(value: string | number | null | undefined, now = Date.now()): string | undefined {
-  if (value == null) return undefined;
-  const t = new Date(value).getTime();
-  if (!Number.isFinite(t)) return undefined;
-  const seconds = Math.round((now - t) / 1000);
-  if (seconds < 60) return vscode.l10n.t('now');
-  if (seconds < 3600) return vscode.l10n.t('{0}m', Math.floor(seconds / 60));
-  if (seconds < 86_400) return vscode.l10n.t('{0}h', Math.floor(seconds / 3600));
-  if (seconds < 30 * 86_400) return vscode.l10n.t('{0}d', Math.floor(seconds / 86_400));
-  return new Date(t).toISOString().slice(0, 10);
+  const a = age(value, now);
+  if (!a || 'date' in a) return a?.date;
+  if (a.unit === 'now') return vscode.l10n.t('now');
+  if (a.unit === 'm') return vscode.l10n.t('{0}m', a.n);
+  return a.unit === 'h' ? vscode.l10n.t('{0}h', a.n) : vscode.l10n.t('{0}d', a.n);
 }
 
 /** 1234 → 1,234; 12345 → 12.3k: token counts in a row. */

@@ -2,7 +2,7 @@
 // that similar questions differ.
 import assert from 'node:assert/strict';
 import '../harness/vscodeStub';
-import { fitDescription, formatAgo, rowChars } from '../../src/views/format';
+import { fitDescription, formatAgo, formatWhen, rowChars } from '../../src/views/format';
 import { RUN_PREVIEW_CHARS, runLabel } from '../../src/views/projectsView';
 
 describe('sidebar row text', () => {
@@ -18,6 +18,8 @@ describe('sidebar row text', () => {
     assert.equal(ago(40 * 86_400_000), '2026-10-18');
     assert.equal(formatAgo(null, now), undefined);
     assert.equal(formatAgo('not a time', now), undefined);
+    // The same ages in words where a row has room.
+    assert.deepEqual([20_000, 5 * 60_000, 3 * 3600_000, 2 * 86_400_000, 40 * 86_400_000].map((ms) => formatWhen(now - ms, now)), ['just now', '5 min ago', '3 h ago', '2 d ago', '2026-10-18']);
   });
 
   it('labels traces by a question long enough to tell similar ones apart, with the age beside it', () => {
