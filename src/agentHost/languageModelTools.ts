@@ -8,19 +8,13 @@ import * as vscode from 'vscode';
 import type * as Agent from '../agent';
 import type { ClientService } from '../auth/clientService';
 import { lmApi, lmClasses, type LanguageModelToolImpl, type PreparedToolInvocation } from './lmApi';
+import { fenced } from '../views/format';
 import { TOOL_PREFIX } from './toolNames';
 
 let agentModule: Promise<typeof Agent> | undefined;
 /** The tools' code (dist/agent.js), loaded on the first call. */
 export function loadAgent(): Promise<typeof Agent> {
   return (agentModule ??= import('../agent'));
-}
-
-/** A fence longer than any run of backticks in the text, so nothing in it can close the block. */
-function fenced(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}text\n${text}\n${fence}`;
 }
 
 export class LanguageModelTools implements vscode.Disposable {

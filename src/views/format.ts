@@ -83,6 +83,14 @@ function preview(v: unknown): string {
 }
 
 /** Markdown with the given lines; server text is escaped so it renders as text. */
+/** Text as a markdown code block whose fence is longer than any run of backticks in it, so nothing in it ends it. */
+export function fenced(text: string): string {
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}text\n${text}\n${fence}`;
+}
+
 export function markdownLines(lines: (string | undefined)[]): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
   md.supportHtml = false;

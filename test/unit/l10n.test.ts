@@ -38,7 +38,6 @@ const ALLOWED: { file: string; literal: string; reason: string }[] = [
   { file: 'src/auth/statusBar.ts', literal: "`${icon} LangSmith${health === 'signedOut' ? '' : `: ${host}`}`", reason: 'the status bar text is the product name and the host' },
   { file: 'src/auth/network.ts', literal: `'VS Code network settings (no proxy or CA file set)'`, reason: 'NetworkFetch.description is written to the log only' },
   { file: 'src/views/projectsView.ts', literal: `'note'`, reason: 'a codicon name in RUN_ICONS (the key `prompt` is a run type, not an input box’s prompt)' },
-  { file: 'src/prompts/references/referenceSupport.ts', literal: '`\\n${fence}text\\n${shown}\\n${fence}\\n\\n`', reason: 'a code fence around a prompt template from the server (`text` is the fence language): no words to translate' },
   { file: 'src/views/queuesView.ts', literal: `'run'`, reason: 'the run type shown when the server gives none: a LangSmith run type, like the ones it names' },
 ];
 

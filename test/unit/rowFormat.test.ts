@@ -2,7 +2,7 @@
 // that similar questions differ.
 import assert from 'node:assert/strict';
 import '../harness/vscodeStub';
-import { fitDescription, formatAgo, formatWhen, rowChars } from '../../src/views/format';
+import { fenced, fitDescription, formatAgo, formatWhen, rowChars } from '../../src/views/format';
 import { RUN_PREVIEW_CHARS, runLabel } from '../../src/views/projectsView';
 
 describe('sidebar row text', () => {
@@ -33,5 +33,13 @@ describe('sidebar row text', () => {
     assert.equal(description, '5m');
     assert.ok(a.length + 1 + description!.length <= rowChars(2));
     assert.equal(runLabel(run('x'), false), 'SupportPipeline');
+  });
+
+  it('fences text in markdown so that no run of backticks in it can end the block', () => {
+    assert.equal(fenced('plain'), '```text\nplain\n```');
+    const hostile = 'a ``` b\n`````\nc';
+    const block = fenced(hostile);
+    assert.ok(block.startsWith('``````text\n') && block.endsWith('\n``````'), block);
+    assert.equal(block.slice('``````text\n'.length, -'\n``````'.length), hostile);
   });
 });

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { KeyedDebounce } from '../../common/keyedDebounce';
 import { NotSignedInError, type ClientService } from '../../auth/clientService';
 import { promptCommitUri } from '../../views/documents';
-import { formatWhen } from '../../views/format';
+import { fenced, formatWhen } from '../../views/format';
 import type { FileMessage, PromptFile } from '../engine';
 import { isPromptDocument, PROMPT_FILE_GLOB, promptFormat } from '../promptFiles';
 import type * as Engine from './engine';
@@ -270,8 +270,7 @@ function appendMessages(md: vscode.MarkdownString, file: PromptFile): void {
     md.appendMarkdown('**\n');
     const shown = text.length > Math.min(TEMPLATE_CHARS, budget) ? `${text.slice(0, Math.max(0, Math.min(TEMPLATE_CHARS, budget)))}…` : text;
     budget -= shown.length;
-    const fence = '`'.repeat(Math.max(3, longestRun(shown, '`') + 1));
-    md.appendMarkdown(`\n${fence}text\n${shown}\n${fence}\n\n`);
+    md.appendMarkdown(`\n${fenced(shown)}\n\n`);
   };
   if (file.body.kind === 'string') {
     block(vscode.l10n.t('template'), file.body.template);
@@ -293,16 +292,6 @@ function appendMessages(md: vscode.MarkdownString, file: PromptFile): void {
 function templateText(m: Extract<FileMessage, { kind: 'message' }>): string {
   if (typeof m.template === 'string') return m.template;
   return m.template.map((p) => (p.type === 'text' ? p.text : JSON.stringify(p.raw))).join('\n');
-}
-
-function longestRun(text: string, ch: string): number {
-  let best = 0;
-  let run = 0;
-  for (const c of text) {
-    run = c === ch ? run + 1 : 0;
-    if (run > best) best = run;
-  }
-  return best;
 }
 
 /**
