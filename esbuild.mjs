@@ -57,6 +57,8 @@ const APART = {
   agent: { entry: 'src/agent/index.ts', lazy: true },
   // The panels' host side (every webview app's controller): loaded when the first panel opens or is restored.
   panels: { entry: 'src/webviews/panelApps.ts', lazy: true },
+  // Activation's second part (views, providers, watchers, commands): loaded a turn after activate's first part.
+  workbench: { entry: 'src/workbench.ts', lazy: true },
 };
 const apartFile = (entry) => (entry.includes('/') ? path.resolve(entry) : entry);
 

@@ -1,20 +1,18 @@
-// Composition root: builds the services, registers everything into context.subscriptions and returns.
-// Nothing here touches the network, and what only some sessions use (the API client and its schemas, the
-// webview panels) is loaded when first needed, so activation stays fast.
-import * as l10n from '@vscode/l10n';
+// Composition root, first part: the connection, the palette's context keys and the status bar, which is what
+// the window shows first. Everything else is set up a turn later by dist/workbench.js (src/workbench.ts), so
+// loading extension.js compiles only this. Nothing here touches the network, and what only some sessions use
+// (the API client and its schemas, the webview panels) is loaded when first needed.
 import * as vscode from 'vscode';
 import { ClientService } from './auth/clientService';
 import { ConnectionState } from './auth/connection';
 import { Credentials } from './auth/credentials';
 import { ConnectionStatusBar } from './auth/statusBar';
 import { createLog } from './common/log';
-import { setUpWorkbench, type WorkbenchApi } from './workbench';
+import type { WorkbenchApi } from './workbench';
 
 export type { WorkbenchApi } from './workbench';
 
 export async function activate(context: vscode.ExtensionContext): Promise<WorkbenchApi | undefined> {
-  // Code without a vscode import (the input rules) translates through @vscode/l10n: the same bundle.
-  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = createLog();
   const credentials = new Credentials(context.secrets);
   const connection = new ConnectionState(credentials);
@@ -24,6 +22,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Workbe
   // The rest (views, providers, watchers, ~260 commands) is set up in the next turn of the host's event loop, not
   // in activate's synchronous part. VS Code waits for this promise before it runs a command that activated us.
   await new Promise<void>((resolve) => setImmediate(resolve));
+  // A bundle of its own (dist/workbench.js), so loading extension.js compiles only this first part.
+  const { setUpWorkbench } = await import('./workbench');
   return setUpWorkbench(context, { log, credentials, connection, clients });
 }
 

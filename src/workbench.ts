@@ -1,6 +1,7 @@
 // What activation sets up after its first part (the connection, the palette's keys and the status bar, in
 // extension.ts): the views, the document provider, the watchers, the panel frame, the commands and the agent
 // tools, wired to the services the first part built.
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { LanguageModelTools } from './agentHost/languageModelTools';
 import type { McpServerProvider } from './agentHost/mcpServer';
@@ -36,6 +37,8 @@ export interface FirstServices {
 }
 
 export async function setUpWorkbench(context: vscode.ExtensionContext, { log, credentials, connection, clients }: FirstServices): Promise<WorkbenchApi | undefined> {
+  // Code without a vscode import (the input rules) translates through @vscode/l10n, this bundle's copy of it.
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   // Imported here, so that their modules are set up (their schemas built) now rather than when extension.js loads.
   const { signIn, signOut } = await import('./auth/signIn');
   const { registerDatasetCommands } = await import('./commands/datasetCommands');
