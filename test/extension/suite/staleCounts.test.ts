@@ -1,8 +1,11 @@
 // Counts that follow a change made through the extension: a queue's row after runs are added to it (from run rows
 // or from a panel's run ids), after an item is removed in the tree, and after an item is done or removed in the
-// review panel.
+// review panel; the Projects view after Run Prompt over Dataset made an experiment (a new project with runs).
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/views/treeNode';
@@ -21,6 +24,10 @@ describe('counts after a change made through the extension', function () {
   const kids = async (view: View, node?: TreeNode) => (await workbench.views[view].provider.getChildren(node)) as AnyNode[];
   const text = (node: TreeNode) => String(node.treeItem().description ?? '');
   const run = (command: string, answers: Answer[], ...args: unknown[]) => runScripted(workbench, command, new ScriptedPrompter(answers), ...args);
+
+  before(async () => {
+    workbench = await activateWorkbench();
+  });
 
   /** Polls a row's description (read through `find`, so a reloaded view's new node counts) until it matches. */
   async function eventually(find: () => Promise<AnyNode>, expected: string, why: string): Promise<void> {
@@ -46,7 +53,6 @@ describe('counts after a change made through the extension', function () {
     };
 
     before(async () => {
-      workbench = await activateWorkbench();
       const t0 = Date.now() - 60_000;
       const post = [0, 1, 2, 3, 4].map((i) => {
         const id = randomUUID();
@@ -122,6 +128,52 @@ describe('counts after a change made through the extension', function () {
         restore();
       }
       await eventually(shown, '1 to review · 1 done', 'Remove in the review panel counts one less');
+    });
+  });
+
+  describe('the Projects view', () => {
+    const promptName = `sc-exp-${tag}`;
+    const datasetName = `sc-ds-${tag}`;
+    let dir: string;
+    let datasetId: string;
+
+    before(async () => {
+      datasetId = (await http<{ id: string }>('POST', '/datasets', { name: datasetName })).id;
+      const client = await workbench.clients.client();
+      await client.examples.create({ datasetId, examples: [0, 1].map((i) => ({ inputs: { question: `q${i}` }, outputs: { answer: `a${i}` } })) });
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-sc-'));
+    });
+
+    after(async () => {
+      const root = workbench.views.projects.root;
+      root.filters.nameContains = undefined;
+      workbench.views.projects.refresh();
+      fs.rmSync(dir, { recursive: true, force: true });
+      await http('DELETE', `/datasets/${datasetId}`).catch(() => undefined);
+    });
+
+    it('lists the experiment Run Prompt over Dataset made, without a Refresh', async () => {
+      const root = workbench.views.projects.root;
+      // The view shows only this test's projects (its name filter), loaded before the run: none yet.
+      root.filters.nameContains = promptName;
+      workbench.views.projects.refresh();
+      const names = async () => (await kids('projects')).map((n) => String(n.project?.name ?? n.treeItem().label));
+      assert.deepEqual(await names(), [`No project name contains “${promptName}”`]);
+      const file = path.join(dir, `${promptName}.prompt.yaml`);
+      fs.writeFileSync(file, [`prompt: ${promptName}`, 'template_format: f-string', 'input_variables: [question]', 'messages:', '  - role: human', "    template: '{question}'", ''].join('\n'));
+      const ran = await run('langsmith.runPromptOverDataset', [{ pick: datasetName }, { pick: 'All examples' }, { pick: 'local-echo' }, { input: '2' }], vscode.Uri.file(file));
+      assert.deepEqual(ran.errors, []);
+      assert.match(ran.infos[0] ?? '', /done: 2 of 2/);
+      let listed: string[] = [];
+      for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+        listed = await names();
+        if (listed.some((n) => n.startsWith(`${promptName}-`))) break;
+      }
+      assert.equal(listed.length, 1, `the experiment is listed: ${listed.join(', ')}`);
+      assert.match(listed[0]!, new RegExp(`^${promptName}-\\d{8}-\\d{6}$`));
+      const row = (await kids('projects'))[0]!;
+      assert.match(text(row), /^experiment/);
+      assert.equal((await kids('projects', row)).filter((n) => n.id.startsWith('run/')).length, 2, 'with its two runs');
     });
   });
 });
