@@ -332,7 +332,7 @@ async function runPromptOverDataset(s: ExperimentServices, arg: unknown): Promis
   const title = vscode.l10n.t('Running “{0}” over “{1}”', prompt.label, dataset.name);
   const outcome: RunOutcome = await withProgress(title, (signal, progress) => {
     let shown = 0;
-    return clients.call((c) =>
+    const running = clients.call((c) =>
       engine.runExperiment(c, {
         dataset: { id: dataset.id, name: dataset.name },
         split,
@@ -351,6 +351,9 @@ async function runPromptOverDataset(s: ExperimentServices, arg: unknown): Promis
         },
       }),
     );
+    // The experiment is a new project with runs (kept when the run stops or fails part-way): the Projects view
+    // lists it, without a Refresh.
+    return running.finally(() => void vscode.commands.executeCommand(Commands.refreshProjects));
   });
   await afterRun(s, dataset, outcome);
 }

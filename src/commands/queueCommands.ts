@@ -26,7 +26,8 @@ export function registerQueueCommands(register: CommandRegistrar, clients: Clien
     await withProgress(runs.length === 1 ? vscode.l10n.t('Adding 1 run to {0}', queue.name) : vscode.l10n.t('Adding {0} runs to {1}', runs.length, queue.name), (signal) =>
       clients.call((c) => c.annotationQueues.addRuns(queue.id, runs.map((r) => r.id), { signal })),
     );
-    views.queues.refresh();
+    // The queue's row says its new size (a queue made on the way appears).
+    views.refreshQueues([queue.id]);
     void vscode.window.showInformationMessage(
       runs.length === 1
         ? vscode.l10n.t('Added 1 run to the annotation queue “{0}”.', queue.name)
@@ -45,16 +46,13 @@ export function registerQueueCommands(register: CommandRegistrar, clients: Clien
       vscode.l10n.t('Remove'),
     );
     // One request per queue, with the ids of its items.
-    const byQueue = new Map<string, { node: QueueNode; itemIds: string[] }>();
-    for (const n of nodes) {
-      const entry = byQueue.get(n.queueId) ?? { node: n.queueNode, itemIds: [] };
-      entry.itemIds.push(n.itemId);
-      byQueue.set(n.queueId, entry);
-    }
+    const byQueue = new Map<string, string[]>();
+    for (const n of nodes) byQueue.set(n.queueId, [...(byQueue.get(n.queueId) ?? []), n.itemId]);
     await withProgress(vscode.l10n.t('Removing runs from the queue'), async (signal) => {
-      for (const [queueId, { itemIds }] of byQueue) await clients.call((c) => c.annotationQueues.items.delete(queueId, itemIds, { signal }));
+      for (const [queueId, itemIds] of byQueue) await clients.call((c) => c.annotationQueues.items.delete(queueId, itemIds, { signal }));
     });
-    for (const { node } of byQueue.values()) views.queues.refresh(node);
+    // Each queue's row and sections say what is left.
+    views.refreshQueues(byQueue.keys());
   });
 
   register(Commands.createQueue, async () => {

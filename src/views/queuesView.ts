@@ -59,11 +59,13 @@ const SECTIONS: ReadonlyArray<{ section: QueueItemSection; slug: string }> = [
 export class QueueNode extends TreeNode {
   /** The section counts, once the queue has been expanded. */
   private counts: SectionCounts | undefined;
+  /** The counts were read before a reset: the row keeps them until the sections are read again, then redraws. */
+  private countsStale = false;
   private sections: TreeNode[] | undefined;
   private loading: Promise<TreeNode[]> | undefined;
 
   constructor(
-    readonly queue: AnnotationQueue,
+    public queue: AnnotationQueue,
     parent: TreeNode | undefined,
     readonly view: ViewContext,
   ) {
@@ -102,15 +104,16 @@ export class QueueNode extends TreeNode {
     try {
       // The three counts are read when the queue opens, not when the queues are listed (no call per queue).
       const counts = await this.view.clients.call((c) => c.annotationQueues.items.counts(this.queue.id));
-      const first = !this.counts;
+      const redraw = !this.counts || this.countsStale;
       this.counts = counts;
+      this.countsStale = false;
       this.sections = SECTIONS.map(({ section, slug }) => new QueueSectionNode(this, section, slug, this.view));
       // What reviewers are asked to do, where the queue is opened: a row below the sections (all of it in its
       // tooltip); a click opens the queue's settings, where it is edited.
       const rubric = rubricNode(this);
       if (rubric) this.sections.push(rubric);
       // The queue's own row now shows the counts too (a redraw reuses the loaded sections, so it asks nothing again).
-      if (first) this.view.redraw(this);
+      if (redraw) this.view.redraw(this);
       return this.sections;
     } catch (err) {
       this.view.clients.observe(err);
@@ -118,10 +121,27 @@ export class QueueNode extends TreeNode {
     }
   }
 
+  /**
+   * Reads the queue's size again (the listing is what carries it) and, once it has been opened, its counts (through
+   * the sections' own load, so a reload that VS Code starts at the same time asks once): after items changed.
+   */
+  override async reloadRow(): Promise<void> {
+    const id = this.queue.id;
+    const [listed] = await Promise.all([
+      this.view.clients.call(async (c) => {
+        for await (const q of c.annotationQueues.list({ queueIds: [id], limit: 1 })) return q;
+        return undefined;
+      }),
+      this.counts ? this.children() : undefined,
+    ]);
+    if (listed) this.queue = listed;
+  }
+
   override reset(): void {
     this.sections = undefined;
-    this.counts = undefined;
     this.loading = undefined;
+    // The old counts stay on the row until the new ones are read (no flicker to the listing's size and back).
+    this.countsStale = this.counts !== undefined;
   }
 }
 

@@ -106,6 +106,21 @@ export class LangSmithViews implements vscode.Disposable {
     else this.prompts.refresh(root);
   }
 
+  /**
+   * Reloads the rows of queues whose items changed through the extension (runs added, items completed or removed):
+   * their size and counts; the whole view when one is not shown (a queue made on the way).
+   */
+  refreshQueues(queueIds: Iterable<string>): void {
+    const root = this.queues.root;
+    const nodes = [...new Set(queueIds)].map((id) => root.shownChild(`queue/${id}`));
+    if (nodes.some((n) => !n)) {
+      this.queues.refresh();
+      this.rowReload = Promise.resolve();
+      return;
+    }
+    this.rowReload = Promise.all(nodes.map((n) => this.queues.refreshWithRow(n!))).then(() => undefined);
+  }
+
   /** Reloads a node, its row included (a prompt's commit count after a tag change), in whichever view holds it. */
   refreshNode(node: TreeNode): void {
     const view = this.viewOf(node);

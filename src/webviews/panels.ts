@@ -49,7 +49,8 @@ export function definePanel<K, S extends Schema>(
 export type Changed =
   | { readonly kind: 'dataset'; readonly datasetId: string }
   | { readonly kind: 'prompt'; readonly name: string; readonly handle: string | null }
-  | { readonly kind: 'queue'; readonly queueId: string };
+  /** `items`: only its items changed (completed, removed), not its settings. */
+  | { readonly kind: 'queue'; readonly queueId: string; readonly items?: true };
 
 /** The trees, as panels see them. */
 export interface PanelViews {

@@ -83,8 +83,8 @@ export const reviewApp: PanelApp<ReviewKey, typeof ReviewReady.result.shape.stat
     return {
       state,
       changed(what) {
-        // Its settings were saved: the rubric and the counts again, the form kept.
-        if (what.kind !== 'queue' || what.queueId !== key.queueId) return;
+        // Its settings were saved: the rubric and the counts again, the form kept (its own item changes it knows).
+        if (what.kind !== 'queue' || what.queueId !== key.queueId || what.items) return;
         void session
           .refreshQueue()
           .then((q) => host.notify(QueueChanged, q))
@@ -588,6 +588,8 @@ export class ReviewSession {
     this.mine.set(itemId, 'completed');
     this.attempts.delete(itemId);
     await this.drafts.set(itemId, null);
+    // The queue's row in the tree counts it as done.
+    this.services.views.changed({ kind: 'queue', queueId: this.queueId, items: true });
     const counts = this.countsAfter(known?.section, status.is_archived ? 'archived' : 'needs_others_review');
     if (known) known.section = status.is_archived ? 'archived' : 'needs_others_review';
     return this.moveOn(itemId, counts, written.map(feedbackItem), (left) => (left === 1 ? vscode.l10n.t('Done · 1 left') : vscode.l10n.t('Done · {0} left', left)), signal);
@@ -615,6 +617,7 @@ export class ReviewSession {
     await this.ahead.get(itemId);
     await this.clients.call((c) => c.annotationQueues.items.delete(this.queueId, [itemId], { signal }));
     await this.drafts.set(itemId, null);
+    this.services.views.changed({ kind: 'queue', queueId: this.queueId, items: true });
     const counts = this.countsAfter(this.known.get(itemId)?.section, null);
     this.known.delete(itemId);
     return { removed: true, moved: await this.moveOn(itemId, counts, [], () => vscode.l10n.t('Removed from the queue'), signal) };
