@@ -91,7 +91,8 @@ export async function setUpWorkbench(context: vscode.ExtensionContext, { log, cr
             views.refreshPrompt(what.name, what.handle);
             references.promptChanged(what.name);
           }
-          else views.queues.refresh();
+          else if (what.kind === 'queue') views.refreshQueues([what.queueId]);
+          else views.projects.refresh();
           frame.current?.changed(what);
         },
       },

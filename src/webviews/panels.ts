@@ -50,7 +50,9 @@ export type Changed =
   | { readonly kind: 'dataset'; readonly datasetId: string }
   | { readonly kind: 'prompt'; readonly name: string; readonly handle: string | null }
   /** `items`: only its items changed (completed, removed), not its settings. */
-  | { readonly kind: 'queue'; readonly queueId: string; readonly items?: true };
+  | { readonly kind: 'queue'; readonly queueId: string; readonly items?: true }
+  /** Runs were sent to the project (it may be new). */
+  | { readonly kind: 'project'; readonly name: string };
 
 /** The trees, as panels see them. */
 export interface PanelViews {

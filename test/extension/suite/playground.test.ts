@@ -162,6 +162,9 @@ describe('playground', function () {
   it('runs streamed, traces chain → prompt → llm → parser to the project, and Show Trace opens its trace', async () => {
     const project = `playground-${Date.now()}`;
     await config().update('playground.project', project, vscode.ConfigurationTarget.Global);
+    // The Projects view, loaded before the run, lists the project its first traced run made.
+    const listed = async () => ((await workbench.views.projects.provider.getChildren()) as { project?: { name: string } }[]).some((n) => n.project?.name === project);
+    assert.equal(await listed(), false);
     const { host, events } = await open();
     const { runId } = await hostOk<{ runId: string }>(host, 'playground/run', { values: { style: 'terse', question: 'Why is the sky blue?' }, model: settings, chat: false, followUp: null });
     const done = await events.finished(runId);
@@ -171,6 +174,7 @@ describe('playground', function () {
     assert.ok(events.deltas(runId).length > 3, 'streamed in pieces');
     assert.ok(done.usage && done.usage.total > 0 && done.usage.total === done.usage.input + done.usage.output);
     assert.equal(done.trace.status, 'sent');
+    assert.equal(await listed(), true, 'the Projects view lists the project without a Refresh');
     const runs = await runsOf(project);
     assert.equal(runs.length, 4);
     const root = runs.find((r) => r.id === runId)!;
