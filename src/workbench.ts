@@ -130,7 +130,7 @@ export async function setUpWorkbench(context: vscode.ExtensionContext, { log, cr
   context.subscriptions.push(watchPromptFiles(), watchEvaluatorsFiles(clients));
   // Agents: the tools in agent mode, and the MCP server for any MCP client in the editor (where VS Code has them).
   const agent = {
-    tools: new LanguageModelTools(contributedToolNames(context.extension.packageJSON), clients),
+    tools: new LanguageModelTools(contributedToolNames(context.extension.packageJSON), clients, (tool) => views.afterAgentWrite(tool)),
     mcp: new McpServerProvider(clients, { cliPath: vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath, version: String(context.extension.packageJSON.version ?? '') }),
   };
   context.subscriptions.push(agent.tools, agent.mcp);

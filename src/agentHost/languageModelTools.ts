@@ -22,9 +22,14 @@ export class LanguageModelTools implements vscode.Disposable {
   readonly tools = new Map<string, LanguageModelToolImpl>();
   private readonly disposables: vscode.Disposable[] = [];
 
+  /**
+   * @param wrote told after a write went through (not after a dry run), with the tool's name: the views reload
+   *   what it changed.
+   */
   constructor(
     names: readonly string[],
     private readonly clients: ClientService,
+    private readonly wrote: (toolName: string) => void = () => undefined,
   ) {
     const lm = lmApi();
     if (typeof lm?.registerTool !== 'function') return;
@@ -61,6 +66,8 @@ export class LanguageModelTools implements vscode.Disposable {
         const answer = await agent.callTool(toolName, options.input, await this.context(token));
         // An error the model can act on (bad input, not found, a refused key): VS Code hands the message to it.
         if (answer.isError) throw new Error(answer.text);
+        const input = options.input as { dryRun?: unknown } | undefined;
+        if (agent.findTool(toolName)?.kind === 'write' && input?.dryRun !== true) this.wrote(toolName);
         const { LanguageModelToolResult, LanguageModelTextPart } = lmClasses();
         if (!LanguageModelToolResult || !LanguageModelTextPart) return { content: [{ value: answer.text }] };
         return new LanguageModelToolResult([new LanguageModelTextPart(answer.text)]);

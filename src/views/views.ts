@@ -121,7 +121,14 @@ export class LangSmithViews implements vscode.Disposable {
     this.rowReload = Promise.all(nodes.map((n) => this.queues.refreshWithRow(n!))).then(() => undefined);
   }
 
-  /** Reloads a node, its row included (a prompt's commit count after a tag change), in whichever view holds it. */
+  /** Reloads the view an agent's write changed (a tool answers in text, so the view is reloaded whole). */
+  afterAgentWrite(tool: string): void {
+    if (tool === 'add_runs_to_annotation_queue') this.queues.refresh();
+    else if (tool === 'create_dataset' || tool === 'add_examples') this.datasets.refresh();
+    else if (tool === 'tag_prompt_version' || tool === 'push_prompt') this.prompts.refresh();
+  }
+
+    /** Reloads a node, its row included (a prompt's commit count after a tag change), in whichever view holds it. */
   refreshNode(node: TreeNode): void {
     const view = this.viewOf(node);
     if (view) this.rowReload = view.refreshWithRow(node);

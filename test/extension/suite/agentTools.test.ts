@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { WorkbenchApi } from '../../../src/extension';
+import type { TreeNode } from '../../../src/views/treeNode';
 import type { LmApi, McpStdioDefinition } from '../../../src/agentHost/lmApi';
 import { activateWorkbench, apiKey, endpoint, get, http } from './support';
 
@@ -113,7 +114,13 @@ describe('agent tools in the editor', function () {
     // create_dataset, then add_examples into it.
     const dataset = `agt-${suffix}`;
     assert.equal((await confirmation('create_dataset', { name: dataset, dataType: 'kv' })).message.includes(`Create a kv dataset “${dataset}”, with no examples.`), true);
+    const datasetRow = async () => ((await api.views.datasets.provider.getChildren()) as TreeNode[]).find((n) => {
+      const label = n.treeItem().label;
+      return (typeof label === 'string' ? label : label?.label) === dataset;
+    });
+    assert.equal(await datasetRow(), undefined);
     await write('create_dataset', { name: dataset });
+    assert.ok(await datasetRow(), 'the Datasets view lists the dataset the tool made');
     const [ds] = await get<{ id: string }[]>(`/api/v1/datasets?name=${dataset}`);
     assert.ok(ds);
     const examples = { dataset, examples: [{ inputs: { question: 'Where is my invoice?' }, outputs: { answer: 'Billing page.' } }], split: 'test' };
@@ -129,7 +136,12 @@ describe('agent tools in the editor', function () {
     const runIds = runs.runs.map((r) => r.id);
     const qShown = await confirmation('add_runs_to_annotation_queue', { queue: `agt-${suffix}`, runIds });
     assert.ok(qShown.message.includes([`Add 2 run(s) to annotation queue “agt-${suffix}” (id ${queue.id}):`, `- run ${runIds[0]}`, `- run ${runIds[1]}`].join('\n')), qShown.message);
+    // The Annotation Queues view is loaded (the new queue at 0 runs) before the write, and shows the new size after.
+    api.views.queues.refresh();
+    const queueRow = async () => ((await api.views.queues.provider.getChildren()) as TreeNode[]).find((n) => n.id === `queue/${queue.id}`);
+    assert.equal((await queueRow())?.treeItem().description, '0 runs');
     await write('add_runs_to_annotation_queue', { queue: `agt-${suffix}`, runIds });
+    assert.equal((await queueRow())?.treeItem().description, '2 runs', 'the queue row reads its new size after the tool’s write');
     const queued = await get<{ id: string }[]>(`/api/v1/annotation-queues/${queue.id}/runs`);
     assert.deepEqual(queued.map((r) => r.id).sort(), [...runIds].sort());
 
