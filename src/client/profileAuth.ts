@@ -95,10 +95,16 @@ async function withRenewLock<T>(file: string, deadline: number, what: string, wo
   }
   try {
     await fs.writeFile(stamp, `${new Date().toISOString()}\n${owner}\n`, { mode: 0o600 });
+  } catch (e) {
+    await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    throw new LangSmithError(`Failed to ${what}: cannot lock ${displayProfilesPath(file)} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
     return await work();
   } finally {
+    // Only our own lock: one broken as stale by another program while we worked is theirs now.
     const holder = await fs.readFile(stamp, 'utf8').then((t) => t.split('\n')[1]?.trim(), () => undefined);
-    if (holder === owner || holder === undefined) await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    if (holder === owner) await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
