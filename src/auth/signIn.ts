@@ -154,7 +154,7 @@ export async function signIn(credentials: Credentials, log: vscode.LogOutputChan
         await vscode.workspace.getConfiguration(ConfigKeys.section).update(ConfigKeys.endpoint, endpoint, vscode.ConfigurationTarget.Global);
       }
       log.info(`Signed in to ${endpoint} with the login of profile "${profile.name}" from ${profile.file}; its token stays in that file.`);
-      void vscode.window.showInformationMessage(vscode.l10n.t("Signed in to LangSmith at {0} with the login of profile '{1}'.", endpoint, profile.name));
+      void vscode.window.showInformationMessage(vscode.l10n.t("Signed in with profile '{0}' at {1}.", profile.name, endpoint));
       return;
     }
     if (apiKey !== undefined) {

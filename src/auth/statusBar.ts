@@ -42,7 +42,7 @@ export class ConnectionStatusBar implements vscode.Disposable {
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`${vscode.l10n.t('**LangSmith** — {0}', state)}\n\n`);
     tooltip.appendMarkdown(`${vscode.l10n.t('Endpoint: {0}', `\`${c.endpoint}\``)}${c.endpointSource === 'environment' ? ` ${vscode.l10n.t('(from LANGSMITH_ENDPOINT)')}` : ''}\n\n`);
-    tooltip.appendMarkdown(`${vscode.l10n.t('Workspace: {0}', c.workspaceId ? `\`${c.workspaceId}\`` : vscode.l10n.t('the key’s default'))}\n\n`);
+    tooltip.appendMarkdown(`${vscode.l10n.t('Workspace: {0}', c.workspaceId ? `\`${c.workspaceId}\`` : (profile ? vscode.l10n.t('the login’s default') : vscode.l10n.t('the key’s default')))}\n\n`);
     if (c.apiKey) tooltip.appendMarkdown(vscode.l10n.t('API key: from {0}', c.keySource === 'environment' ? vscode.l10n.t('LANGSMITH_API_KEY in the environment') : vscode.l10n.t('secret storage')));
     else if (profile) tooltip.appendMarkdown(vscode.l10n.t("Signed in with the login of profile '{0}' in {1}", plainMarkdown(profile.name), plainMarkdown(displayProfilesPath(profile.file))));
     this.item.tooltip = tooltip;

@@ -98,7 +98,7 @@ describe('sign in from LangSmith CLI profiles', function () {
     const { script, errors, infos } = await runScripted(workbench, 'langsmith.signIn', new ScriptedPrompter([{ pick: "Use profile 'cli'" }]));
     assert.deepEqual(errors, []);
     assert.deepEqual(script.offered, [[`Use profile 'cli' from ${file}`, 'Choose an endpoint and enter an API key…']]);
-    assert.deepEqual(infos, [`Signed in to LangSmith at ${profileEndpoint} with the login of profile 'cli'.`]);
+    assert.deepEqual(infos, [`Signed in with profile 'cli' at ${profileEndpoint}.`]);
     const renewed = (JSON.parse(fs.readFileSync(file, 'utf8')) as { profiles: { cli: { oauth: { access_token: string; refresh_token: string } } } }).profiles.cli.oauth;
     assert.notEqual(renewed.access_token, issued.access_token, 'the sign-in renewed the expired token in the file');
 
