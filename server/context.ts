@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import type { DB } from './db';
 import { Statements } from './db';
 import type { FaultSpec } from './faults';
+import type { OAuthTokens } from './oauth';
 import { MonotonicClock } from './time';
 
 export interface Tenant {
@@ -33,6 +34,8 @@ export interface Ctx {
   userById: Map<string, User>;
   /** The user (and so the tenant) of a presented API key, found without a timing leak (see {@link KeyRing}). */
   keys: KeyRing;
+  /** OAuth access and refresh tokens this server issued (`Authorization: Bearer`). */
+  oauth: OAuthTokens;
   tenantByHandle: Map<string, Tenant>;
   tenantById: Map<string, Tenant>;
   clock: MonotonicClock;

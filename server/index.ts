@@ -28,6 +28,8 @@ import { registerPublicRuns } from './routes/runsPublic';
 import { useBufferedMultipart } from './multipartBuffer';
 import { registerSessions } from './routes/sessions';
 import { registerLocal } from './routes/local';
+import { registerOAuth } from './routes/oauth';
+import { OAuthTokens } from './oauth';
 import { registerWorkspace } from './routes/workspace';
 import { registerV2 } from './routes/v2';
 import { seedDemo } from './seed';
@@ -143,6 +145,7 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
     users,
     userById: new Map(users.map((u) => [u.id, u])),
     keys: new KeyRing(users),
+    oauth: new OAuthTokens(),
     tenantByHandle: new Map(tenants.map((t) => [t.handle, t])),
     tenantById: new Map(tenants.map((t) => [t.id, t])),
     clock: new MonotonicClock(),
@@ -227,9 +230,16 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
     if (isPublic) return;
     const key = req.headers['x-api-key'];
     const auth = req.headers.authorization;
-    const apiKey = typeof key === 'string' && key ? key : typeof auth === 'string' && /^Bearer /i.test(auth) ? auth.slice(7).trim() : undefined;
+    const bearer = typeof key === 'string' && key ? undefined : typeof auth === 'string' && /^Bearer /i.test(auth) ? auth.slice(7).trim() : undefined;
+    const apiKey = typeof key === 'string' && key ? key : bearer;
     if (!apiKey) throw new HttpError(401, 'Unauthorized: missing API key (x-api-key header)');
-    const user = ctx.keys.userOf(apiKey);
+    // A bearer is an API key first (as before), else an OAuth access token this server issued.
+    let user = ctx.keys.userOf(apiKey);
+    if (!user && bearer) {
+      const found = ctx.oauth.userOf(bearer);
+      if (found === 'expired') throw new HttpError(401, 'Unauthorized: the access token has expired', { 'www-authenticate': 'Bearer error="invalid_token"' });
+      user = found;
+    }
     if (!user) throw new HttpError(401, 'Unauthorized: invalid API key');
     const tenant = user.tenant;
     const wanted = req.headers['x-tenant-id'];
@@ -335,6 +345,7 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
   app.register(async (chat) => registerChat(chat, ctx, { delayMs: chatDelayMs }));
 
   registerLocal(app, ctx);
+  registerOAuth(app, ctx);
 
   return { app, ctx };
 }

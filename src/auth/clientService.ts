@@ -5,7 +5,9 @@ import type { LangSmithClient } from '../client';
 import { LangSmithAuthError, LangSmithError } from '../client/errors';
 import { Commands } from '../constants';
 import { isBranded } from '../common/shared';
+import { displayProfilesPath } from '../client/profiles';
 import type { Connection, ConnectionState } from './connection';
+import type { ProfileRef } from './credentials';
 import { ConnectionSettingError, createNetworkFetch, networkKey, readNetworkSettings, type NetworkFetch, type NetworkSettings } from './network';
 
 export type Health = 'unknown' | 'connected' | 'authError' | 'offline' | 'signedOut';
@@ -53,15 +55,16 @@ export class ClientService implements vscode.Disposable {
     return this.healthValue;
   }
 
-  /** The client for the current connection; throws NotSignedInError when there is no API key. */
+  /** The client for the current connection; throws NotSignedInError when there is no API key nor profile login. */
   async client(): Promise<LangSmithClient> {
     const connection = await this.connection.current();
-    if (!connection.apiKey) {
+    const credential = credentialOf(connection);
+    if (!credential) {
       this.setHealth('signedOut');
       throw new NotSignedInError();
     }
     const settings = readNetworkSettings();
-    const key = JSON.stringify([connection.endpoint, connection.apiKey, connection.workspaceId ?? '', networkKey(settings)]);
+    const key = JSON.stringify([connection.endpoint, credential, connection.workspaceId ?? '', networkKey(settings)]);
     if (this.cached?.key !== key) {
       let network: NetworkFetch;
       let api: ClientModule;
@@ -78,8 +81,8 @@ export class ClientService implements vscode.Disposable {
       }
       this.dropCached();
       this.settingErrorShown = undefined;
-      this.cached = { key, connection, network, client: clientOver(api, connection.endpoint, connection.apiKey, connection.workspaceId, network) };
-      this.log.info(`Using ${connection.endpoint}${connection.workspaceId ? ` (workspace ${connection.workspaceId})` : ''} with the key from ${describeSource(connection)}; network: ${network.description}.`);
+      this.cached = { key, connection, network, client: clientOver(api, connection.endpoint, credential, connection.workspaceId, network) };
+      this.log.info(`Using ${connection.endpoint}${connection.workspaceId ? ` (workspace ${connection.workspaceId})` : ''} with ${describeSource(connection)}; network: ${network.description}.`);
     }
     return this.cached.client;
   }
@@ -163,11 +166,14 @@ export class ClientService implements vscode.Disposable {
   private promptSignInOnce(err: LangSmithAuthError): void {
     if (this.authPrompted) return;
     this.authPrompted = true;
-    this.log.warn(`LangSmith refused the API key: ${err.message}`);
+    const profile = this.cached?.connection.profile;
+    this.log.warn(`LangSmith refused ${profile ? `the login of profile "${profile.name}" from ${displayProfilesPath(profile.file)}` : 'the API key'}: ${err.message}`);
     const message =
       err.status === 403
         ? vscode.l10n.t('LangSmith: The key is not allowed in this workspace. Sign in again to keep browsing.')
-        : vscode.l10n.t('LangSmith: The API key was rejected. Sign in again to keep browsing.');
+        : profile
+          ? vscode.l10n.t("LangSmith: The login of profile '{0}' was refused. Run `langsmith login` or sign in again to keep browsing.", profile.name)
+          : vscode.l10n.t('LangSmith: The API key was rejected. Sign in again to keep browsing.');
     const signIn = vscode.l10n.t('Sign In');
     void vscode.window.showWarningMessage(message, signIn).then((choice) => {
       if (choice === signIn) void vscode.commands.executeCommand(Commands.signIn);
@@ -188,13 +194,22 @@ export class ClientService implements vscode.Disposable {
   }
 }
 
+/** What a client signs in with: an API key, or which profile's OAuth login (its token read from the file). */
+export type Credential = { apiKey: string } | { profile: ProfileRef };
+
+function credentialOf(c: Connection): Credential | undefined {
+  if (c.apiKey) return { apiKey: c.apiKey };
+  if (c.profile) return { profile: { file: c.profile.file, name: c.profile.name } };
+  return undefined;
+}
+
 /**
- * A client for one endpoint and key that connects as the network settings say (proxy, CA file); by default the
- * current settings (throws ConnectionSettingError when one is unusable).
+ * A client for one endpoint and credential that connects as the network settings say (proxy, CA file); by
+ * default the current settings (throws ConnectionSettingError when one is unusable).
  */
-export async function createClient(endpoint: string, apiKey: string, workspaceId: string | undefined, settings: NetworkSettings = readNetworkSettings()): Promise<LangSmithClient> {
+export async function createClient(endpoint: string, credential: Credential, workspaceId: string | undefined, settings: NetworkSettings = readNetworkSettings()): Promise<LangSmithClient> {
   const [network, api] = await Promise.all([createNetworkFetch(settings), loadClientModule()]);
-  return clientOver(api, endpoint, apiKey, workspaceId, network);
+  return clientOver(api, endpoint, credential, workspaceId, network);
 }
 
 type ClientModule = typeof import('../client');
@@ -208,14 +223,17 @@ function loadClientModule(): Promise<ClientModule> {
   return (clientModule ??= import('../common/clientEntry'));
 }
 
-function clientOver({ LangSmithClient }: ClientModule, endpoint: string, apiKey: string, workspaceId: string | undefined, net: NetworkFetch): LangSmithClient {
+function clientOver({ LangSmithClient, ProfileLoginAuth }: ClientModule, endpoint: string, credential: Credential, workspaceId: string | undefined, net: NetworkFetch): LangSmithClient {
+  // A profile's login: one auth per client, which reads the token from the file and renews it there.
+  const auth = 'apiKey' in credential ? { apiKey: credential.apiKey } : { auth: new ProfileLoginAuth({ file: credential.profile.file, profile: credential.profile.name }) };
   // Without proxy or CA settings, the extension host's own fetch: recent VS Code versions route it through the
   // system proxy, which the client's own transport would not.
-  return new LangSmithClient({ apiUrl: endpoint, apiKey, workspaceId, timeoutMs: 30_000, maxRetries: 2, fetch: net.fetch ?? globalThis.fetch });
+  return new LangSmithClient({ apiUrl: endpoint, ...auth, workspaceId, timeoutMs: 30_000, maxRetries: 2, fetch: net.fetch ?? globalThis.fetch });
 }
 
 function describeSource(connection: Connection): string {
-  return connection.keySource === 'environment' ? 'the environment' : 'secret storage';
+  if (!connection.apiKey && connection.profile) return `the login of profile "${connection.profile.name}" from ${displayProfilesPath(connection.profile.file)} (its token is read from that file)`;
+  return `the key from ${connection.keySource === 'environment' ? 'the environment' : 'secret storage'}`;
 }
 
 function isNetworkError(err: unknown): boolean {

@@ -9,12 +9,19 @@ import { ContextKeys } from '../constants';
 /** True once the stored connection is known to have no key (Sign In's `when`); unset before activation. */
 export const SIGNED_OUT_CONTEXT = 'langsmith.signedOut';
 import { readConnectionSettings, type ConnectionSettings } from '../common/config';
-import type { Credentials, KeySource } from './credentials';
+import type { Credentials, KeySource, ProfileRef } from './credentials';
 import { affectsNetwork } from './network';
 
 export interface Connection extends ConnectionSettings {
   apiKey: string | undefined;
   keySource: KeySource;
+  /** Signed in with the OAuth login of this LangSmith CLI profile (instead of a key). */
+  profile?: ProfileRef;
+}
+
+/** Whether the connection has credentials: an API key, or a profile's login. */
+export function isSignedIn(c: Pick<Connection, 'apiKey' | 'profile'>): boolean {
+  return c.apiKey !== undefined || c.profile !== undefined;
 }
 
 export class ConnectionState implements vscode.Disposable {
@@ -45,13 +52,13 @@ export class ConnectionState implements vscode.Disposable {
   async current(): Promise<Connection> {
     const settings = readConnectionSettings();
     const key = await this.credentials.resolve(settings.endpoint);
-    return { ...settings, apiKey: key.apiKey, keySource: key.source };
+    return { ...settings, apiKey: key.apiKey, keySource: key.source, ...(key.profile ? { profile: key.profile } : {}) };
   }
 
   /** Sets the context keys from the connection as it is now; the palette and the status bar follow the same reading. */
   updateContext(): Promise<void> {
     const update = async () => {
-      const signedIn = (await this.current()).apiKey !== undefined;
+      const signedIn = isSignedIn(await this.current());
       // What goes away first, then what appears: the palette never offers Sign In and Sign Out together.
       const keys: [string, boolean][] = [[ContextKeys.signedIn, signedIn], [SIGNED_OUT_CONTEXT, !signedIn]];
       if (signedIn) keys.reverse();

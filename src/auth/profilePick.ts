@@ -1,6 +1,7 @@
 // Sign In's first question when LangSmith's CLI has left profiles in `~/.langsmith/config.json` (or the file
 // `LANGSMITH_CONFIG_FILE` names): use one of them, or choose an endpoint and type a key as usual. The profiles
-// are listed without their secrets; a profile's key is read from the file only once it is chosen.
+// are listed without their secrets; a profile's key is read from the file only once it is chosen, and a profile
+// with only an OAuth login (`langsmith login`) signs in with that login, its token never leaving the file.
 import * as vscode from 'vscode';
 import { UserCancelled } from '../common/cancelled';
 import { prompter } from '../common/prompter';
@@ -12,8 +13,12 @@ export interface ChosenProfile {
   file: string;
   endpoint: string;
   workspaceId: string | undefined;
-  /** Undefined when the profile has only an OAuth token (`langsmith login`): a key is asked for. */
+  /** The file (absolute). */
+  path: string;
+  /** Undefined when the profile has no key: then its OAuth login is used if it has one, else a key is asked for. */
   apiKey: string | undefined;
+  /** Whether the profile has an OAuth login (`langsmith login`): used when it has no key. */
+  hasLogin: boolean;
 }
 
 /**
@@ -36,7 +41,7 @@ export async function pickProfile(log: vscode.LogOutputChannel): Promise<ChosenP
     label: vscode.l10n.t("Use profile '{0}' from {1}", p.name, file),
     description: p.apiUrl,
     detail: [
-      p.hasApiKey ? vscode.l10n.t('API key') : p.hasOAuthToken ? vscode.l10n.t('OAuth login only: you will be asked for an API key') : vscode.l10n.t('No key: you will be asked for one'),
+      p.hasApiKey ? vscode.l10n.t('API key') : p.hasOAuthToken ? vscode.l10n.t('OAuth login (langsmith login): its token stays in the file') : vscode.l10n.t('No key: you will be asked for one'),
       p.workspaceId ? vscode.l10n.t('workspace {0}', p.workspaceId) : undefined,
       p.current ? vscode.l10n.t('the profile in use') : undefined,
     ]
@@ -60,7 +65,7 @@ export async function pickProfile(log: vscode.LogOutputChannel): Promise<ChosenP
     warnUnusable(e, log);
     throw new UserCancelled();
   }
-  return { name: p.name, file, endpoint: p.apiUrl, workspaceId: p.workspaceId, apiKey };
+  return { name: p.name, file, path: found.path, endpoint: p.apiUrl, workspaceId: p.workspaceId, apiKey, hasLogin: p.hasOAuthToken };
 }
 
 function warnUnusable(e: ProfilesFileError, log: vscode.LogOutputChannel): void {

@@ -1,6 +1,7 @@
 // Sign in: pick the endpoint (LangSmith US/EU, the local server, or any URL), then the API key, checked with a
 // real call before it is stored. The key goes to SecretStorage only, filed under its endpoint. When LangSmith's
-// CLI has left profiles in ~/.langsmith/config.json, each is offered first (its endpoint and key, checked the same way).
+// CLI has left profiles in ~/.langsmith/config.json, each is offered first (its endpoint and key, checked the same way;
+// or, for a profile with only an OAuth login, the login itself: the extension keeps which profile, never its token).
 import * as vscode from 'vscode';
 import { ConfigKeys } from '../constants';
 import { LangSmithAuthError, LangSmithError } from '../client/errors';
@@ -8,7 +9,7 @@ import { UserCancelled } from '../common/cancelled';
 import { normalizeEndpoint, readConnectionSettings } from '../common/config';
 import { validateApiKeyInput, validateEndpointInput } from '../common/validation';
 import { createClient } from './clientService';
-import type { Credentials } from './credentials';
+import type { Credentials, ProfileRef } from './credentials';
 import { pickProfile } from './profilePick';
 
 export const ENDPOINT_PRESETS = [
@@ -99,13 +100,31 @@ async function askVerifiedKey(endpoint: string, workspaceId: string | undefined,
 /** Undefined when the key works; otherwise what went wrong, in words for the input box. */
 export async function verifyKey(endpoint: string, apiKey: string, workspaceId: string | undefined): Promise<string | undefined> {
   try {
-    await (await createClient(endpoint, apiKey, workspaceId)).settings();
+    await (await createClient(endpoint, { apiKey }, workspaceId)).settings();
     return undefined;
   } catch (err) {
     if (err instanceof LangSmithAuthError) {
       return err.status === 403
         ? vscode.l10n.t('LangSmith accepted the key but not for this workspace (403).')
         : vscode.l10n.t('LangSmith rejected this API key (401). Check that it is complete and not revoked.');
+    }
+    if (err instanceof LangSmithError && err.status !== undefined) return vscode.l10n.t('LangSmith answered {0}: {1}', err.status, err.message);
+    return vscode.l10n.t('Could not reach {0}: {1}', endpoint, err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** Undefined when the profile's login works (renewing it in its file if due); otherwise what went wrong, in words. */
+async function verifyLogin(endpoint: string, profile: ProfileRef, workspaceId: string | undefined, log: vscode.LogOutputChannel): Promise<string | undefined> {
+  try {
+    await (await createClient(endpoint, { profile }, workspaceId)).settings();
+    return undefined;
+  } catch (err) {
+    if (err instanceof LangSmithAuthError) {
+      // The client's message names the profile and file and what to do, never a token.
+      log.warn(`The login of profile "${profile.name}" was refused: ${err.message}`);
+      return err.status === 403
+        ? vscode.l10n.t('LangSmith accepted the login but not for this workspace (403).')
+        : vscode.l10n.t('LangSmith refused this login: {0}', err.message.split('\n').join(' '));
     }
     if (err instanceof LangSmithError && err.status !== undefined) return vscode.l10n.t('LangSmith answered {0}: {1}', err.status, err.message);
     return vscode.l10n.t('Could not reach {0}: {1}', endpoint, err instanceof Error ? err.message : String(err));
@@ -119,6 +138,25 @@ export async function signIn(credentials: Credentials, log: vscode.LogOutputChan
     const endpoint = normalizeEndpoint(profile.endpoint);
     const workspaceId = profile.workspaceId ?? settings.workspaceId;
     let apiKey = profile.apiKey;
+    if (apiKey === undefined && profile.hasLogin) {
+      const ref: ProfileRef = { file: profile.path, name: profile.name };
+      const verdict = await verifyLogin(endpoint, ref, workspaceId, log);
+      if (verdict) {
+        log.warn(`Sign-in with the login of profile "${profile.name}" from ${profile.file} against ${endpoint} failed.`);
+        void vscode.window.showErrorMessage(vscode.l10n.t("Could not sign in with profile '{0}' from {1}: {2}", profile.name, profile.file, verdict));
+        return;
+      }
+      if (profile.workspaceId && profile.workspaceId !== settings.workspaceId) {
+        await vscode.workspace.getConfiguration(ConfigKeys.section).update(ConfigKeys.workspaceId, profile.workspaceId, vscode.ConfigurationTarget.Global);
+      }
+      await credentials.storeProfile(endpoint, ref);
+      if (endpoint !== settings.endpoint) {
+        await vscode.workspace.getConfiguration(ConfigKeys.section).update(ConfigKeys.endpoint, endpoint, vscode.ConfigurationTarget.Global);
+      }
+      log.info(`Signed in to ${endpoint} with the login of profile "${profile.name}" from ${profile.file}; its token stays in that file.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t("Signed in with profile '{0}' at {1}.", profile.name, endpoint));
+      return;
+    }
     if (apiKey !== undefined) {
       // Checked as a typed key is; the key itself is never part of the message.
       const verdict = validateApiKeyInput(apiKey) ?? (await verifyKey(endpoint, apiKey, workspaceId));
@@ -153,8 +191,14 @@ async function finishSignIn(credentials: Credentials, log: vscode.LogOutputChann
 
 export async function signOut(credentials: Credentials, log: vscode.LogOutputChannel): Promise<void> {
   const { endpoint } = readConnectionSettings();
-  const source = (await credentials.resolve(endpoint)).source;
+  const resolved = await credentials.resolve(endpoint);
   await credentials.clear(endpoint);
-  log.info(source === 'environment' ? `Signed out of ${endpoint}: LANGSMITH_API_KEY from the environment is no longer used until the next sign-in.` : `Removed the stored API key for ${endpoint}.`);
+  log.info(
+    resolved.profile
+      ? `Signed out of ${endpoint}: the login of profile "${resolved.profile.name}" from ${resolved.profile.file} is no longer used (the file is left as it is).`
+      : resolved.source === 'environment'
+        ? `Signed out of ${endpoint}: LANGSMITH_API_KEY from the environment is no longer used until the next sign-in.`
+        : `Removed the stored API key for ${endpoint}.`,
+  );
   void vscode.window.showInformationMessage(vscode.l10n.t('Signed out of {0}.', endpoint));
 }

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
+import { displayProfilesPath } from '../client/profiles';
 import type { ClientService, Health } from './clientService';
+import { isSignedIn } from './connection';
 
 /** Shows the endpoint, workspace and connection state; a click signs in or shows the log. */
 export class ConnectionStatusBar implements vscode.Disposable {
@@ -20,18 +22,19 @@ export class ConnectionStatusBar implements vscode.Disposable {
 
   private async checkIfSignedIn(): Promise<void> {
     const c = await this.clients.connection.current();
-    if (c.apiKey && this.clients.health === 'unknown') await this.clients.checkHealth();
+    if (isSignedIn(c) && this.clients.health === 'unknown') await this.clients.checkHealth();
   }
 
   async update(): Promise<void> {
     const c = await this.clients.connection.current();
     const host = safeHost(c.endpoint);
-    const health: Health = c.apiKey ? this.clients.health : 'signedOut';
+    const health: Health = isSignedIn(c) ? this.clients.health : 'signedOut';
+    const profile = c.apiKey ? undefined : c.profile;
     const icon = { unknown: '$(cloud)', connected: '$(cloud)', authError: '$(warning)', offline: '$(debug-disconnect)', signedOut: '$(sign-in)' }[health];
     const state = {
       unknown: vscode.l10n.t('signed in'),
       connected: vscode.l10n.t('connected'),
-      authError: vscode.l10n.t('the API key was rejected'),
+      authError: profile ? vscode.l10n.t('the login was refused') : vscode.l10n.t('the API key was rejected'),
       offline: vscode.l10n.t('cannot reach the server'),
       signedOut: vscode.l10n.t('not signed in'),
     }[health];
@@ -39,12 +42,15 @@ export class ConnectionStatusBar implements vscode.Disposable {
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`${vscode.l10n.t('**LangSmith** — {0}', state)}\n\n`);
     tooltip.appendMarkdown(`${vscode.l10n.t('Endpoint: {0}', `\`${c.endpoint}\``)}${c.endpointSource === 'environment' ? ` ${vscode.l10n.t('(from LANGSMITH_ENDPOINT)')}` : ''}\n\n`);
-    tooltip.appendMarkdown(`${vscode.l10n.t('Workspace: {0}', c.workspaceId ? `\`${c.workspaceId}\`` : vscode.l10n.t('the key’s default'))}\n\n`);
+    tooltip.appendMarkdown(`${vscode.l10n.t('Workspace: {0}', c.workspaceId ? `\`${c.workspaceId}\`` : (profile ? vscode.l10n.t('the login’s default') : vscode.l10n.t('the key’s default')))}\n\n`);
     if (c.apiKey) tooltip.appendMarkdown(vscode.l10n.t('API key: from {0}', c.keySource === 'environment' ? vscode.l10n.t('LANGSMITH_API_KEY in the environment') : vscode.l10n.t('secret storage')));
+    else if (profile) tooltip.appendMarkdown(vscode.l10n.t("Signed in with the login of profile '{0}' in {1}", plainMarkdown(profile.name), plainMarkdown(displayProfilesPath(profile.file))));
     this.item.tooltip = tooltip;
     this.item.command = health === 'signedOut' || health === 'authError' ? Commands.signIn : Commands.showLog;
     this.item.backgroundColor = health === 'authError' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.accessibilityInformation = { label: vscode.l10n.t('LangSmith: {0}, {1}', state, host) };
+    this.item.accessibilityInformation = {
+      label: profile ? vscode.l10n.t("LangSmith: {0}, {1}, profile '{2}'", state, host, profile.name) : vscode.l10n.t('LangSmith: {0}, {1}', state, host),
+    };
   }
 
   dispose(): void {
@@ -58,4 +64,9 @@ function safeHost(endpoint: string): string {
   } catch {
     return endpoint;
   }
+}
+
+/** A name from the user's file, shown as text in the markdown tooltip. */
+function plainMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
 }

@@ -21,10 +21,24 @@ export type { Method };
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[] | Record<string, unknown>;
 export type Query = Record<string, QueryValue>;
 
+/**
+ * Credentials that are not a fixed key: headers made for each request (an OAuth login's bearer token, renewed as
+ * it expires), and one more attempt after a 401 when they can be renewed.
+ */
+export interface RequestAuth {
+  /** How errors name these credentials (`profile "x" in ~/.langsmith/config.json`); never a secret. */
+  readonly description: string;
+  headers(http: HttpClient, signal?: AbortSignal): Promise<Record<string, string>>;
+  /** LangSmith answered 401 to `sent`: renew if possible; true when another attempt with new headers is worth it. */
+  retryAfterUnauthorized?(http: HttpClient, sent: Record<string, string>, signal?: AbortSignal): Promise<boolean>;
+}
+
 export interface HttpConfig {
   /** `https://api.smith.langchain.com`, `https://host/api/v1`, `http://127.0.0.1:1984`… */
   apiUrl?: string;
   apiKey?: string;
+  /** Instead of `apiKey`: credentials that give the headers of each request (see RequestAuth). */
+  auth?: RequestAuth;
   /** Sent as `x-tenant-id`. */
   workspaceId?: string;
   /** Per attempt, in milliseconds. Default 90 s. */
@@ -199,6 +213,7 @@ export class HttpClient {
   private readonly retryMaxDelayMs: number;
   /** A true private field: the key must never show up when the client is logged, inspected or serialised. */
   readonly #baseHeaders: Record<string, string>;
+  readonly #auth: RequestAuth | undefined;
   private readonly transport: Transport;
 
   constructor(config: HttpConfig = {}) {
@@ -213,7 +228,9 @@ export class HttpClient {
     this.#baseHeaders = { accept: 'application/json' };
     // Lower-cased, so that a configured "Content-Type" or "Accept" replaces ours instead of going out twice.
     for (const [name, value] of Object.entries(config.headers ?? {})) this.#baseHeaders[name.toLowerCase()] = value;
+    if (config.apiKey && config.auth) throw new LangSmithValidationError('Give either apiKey or auth, not both');
     if (config.apiKey) this.#baseHeaders['x-api-key'] = config.apiKey;
+    this.#auth = config.auth;
     if (this.workspaceId) this.#baseHeaders['x-tenant-id'] = this.workspaceId;
   }
 
@@ -252,12 +269,17 @@ export class HttpClient {
     /** Whether an earlier attempt may have been carried out (its answer lost, or a 5xx after the work). */
     let repeated = false;
     const started = Date.now();
+    // A link that is its own credential gets none; per-request credentials are asked before each attempt.
+    const auth = opts.absoluteUrl ? undefined : this.#auth;
+    let renewedAuth = false;
     /** Whether another attempt is due after this one failed retryably and a wait of `delay` ms. */
     const mayRetry = (attempt: number, delay: number): boolean =>
       opts.retryBudgetMs === undefined ? attempt < this.maxRetries : Date.now() - started + delay <= opts.retryBudgetMs;
 
     for (let attempt = 0; ; attempt++) {
       if (caller?.aborted) throw caller.reason;
+      const sentAuth = auth ? await auth.headers(this, caller) : undefined;
+      const sent = sentAuth ? { ...headers, ...sentAuth } : headers;
       // One controller per attempt: aborted by the caller's signal or by the attempt's timer, which also
       // covers reading the body.
       const ctl = new AbortController();
@@ -284,13 +306,21 @@ export class HttpClient {
         this.stats.requests++;
         let res: WireAnswer;
         try {
-          res = await this.transport(url, method, headers, body, ctl.signal, opts.responseType === 'stream' || opts.responseType === 'bytes');
+          res = await this.transport(url, method, sent, body, ctl.signal, opts.responseType === 'stream' || opts.responseType === 'bytes');
         } catch (err) {
           await retryOrThrow(err, 'no answer');
           continue;
         }
 
         if (res.status < 200 || res.status > 299) {
+          // Refused before any work: renewed credentials get one more attempt, whatever the method.
+          if (res.status === 401 && sentAuth && !renewedAuth && auth?.retryAfterUnauthorized) {
+            renewedAuth = true;
+            if (await auth.retryAfterUnauthorized(this, sentAuth, caller)) {
+              await res.discard();
+              continue;
+            }
+          }
           const retryable = RETRYABLE_STATUSES.has(res.status) && (idempotent || REFUSED_STATUSES.has(res.status));
           const after = retryable ? parseRetryAfter(res.header('retry-after')) : undefined;
           // By count, a long Retry-After is capped; by time (a bulk write's batch), it is honoured as given, so a
@@ -332,7 +362,10 @@ export class HttpClient {
           } catch {
             /* the status says enough */
           }
-          throw errorForStatus(opts.action, res.status, res.statusText, text);
+          const error = errorForStatus(opts.action, res.status, res.statusText, text);
+          // Which credentials were refused, when they are not the one key.
+          if (auth && (res.status === 401 || res.status === 403)) error.message += `\n(with the login of ${auth.description})`;
+          throw error;
         }
 
         if (opts.responseType === 'stream') return this.streamBody(res, opts, ctl, timeoutMs) as T;

@@ -148,3 +148,5 @@ export {
   type ThreadListOptions,
   type ThreadReadOptions,
 } from './resources/threads';
+export { ProfileLoginAuth, LOGIN_RENEW_LEEWAY_MS, type ProfileLoginOptions } from './profileAuth';
+export type { RequestAuth } from './http';

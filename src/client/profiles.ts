@@ -175,3 +175,31 @@ export function profileApiKey(file: string, name: string, env: Env = process.env
   if (!p) throw new ProfilesFileError(file, [`has no profile "${name}"`]);
   return configValue(p['api_key'] as string | undefined);
 }
+
+/** The OAuth login of one profile (`langsmith login`), as read from the file: secrets, for the client's auth only. */
+export interface ProfileLogin {
+  apiUrl: string;
+  accessToken: string | undefined;
+  refreshToken: string | undefined;
+  /** Milliseconds since the epoch; undefined when the file gives none (or none readable). */
+  expiresAt: number | undefined;
+}
+
+/**
+ * The OAuth login of one profile, read afresh from the file. Throws ProfilesFileError when the file is gone,
+ * malformed, or has no such profile.
+ */
+export function readProfileLogin(file: string, name: string): ProfileLogin {
+  const parsed = parseFile(file, { LANGSMITH_PROFILE: undefined });
+  if (!parsed) throw new ProfilesFileError(file, ['no longer exists']);
+  const p = Object.hasOwn(parsed.profiles, name) ? parsed.profiles[name] : undefined;
+  if (!p) throw new ProfilesFileError(file, [`has no profile "${name}"`]);
+  const oauth = isObject(p['oauth']) ? p['oauth'] : {};
+  const expires = typeof oauth['expires_at'] === 'string' ? Date.parse(oauth['expires_at']) : NaN;
+  return {
+    apiUrl: (configValue(p['api_url'] as string | undefined) ?? PROFILE_DEFAULT_API_URL).replace(/\/+$/, ''),
+    accessToken: configValue(oauth['access_token'] as string | undefined),
+    refreshToken: configValue(oauth['refresh_token'] as string | undefined),
+    expiresAt: Number.isNaN(expires) ? undefined : expires,
+  };
+}

@@ -49,6 +49,7 @@ const EXEMPT: Array<[RegExp, string]> = [
   [/^\/(o\/:tenant\/|prompts\/:repo|hub\/:owner\/:repo)/, 'read-only web pages for "Open in LangSmith" links: a browser sends no API key (documented in server/README.md)'],
   [/^\/v1\/(models|chat)/, 'OpenAI-compatible chat endpoint: stores and reads nothing'],
   [/^\/__local\//, 'server-wide test switches (fault injection, counters), not tenant data'],
+  [/^\/(\.well-known\/oauth-authorization-server|oauth\/(token|device\/code))$/, 'OAuth metadata and token endpoints: no API key; a refresh token is the credential (test/server/oauth.test.ts)'],
 ];
 const exemptReason = (base: string) => EXEMPT.find(([re]) => re.test(base))?.[1];
 

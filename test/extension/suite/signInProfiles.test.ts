@@ -1,13 +1,14 @@
 // Sign In from the LangSmith CLI's profiles (`~/.langsmith/config.json`; here a temporary file that
 // LANGSMITH_CONFIG_FILE names), in the real extension host against the local server: each profile is offered,
-// choosing one signs in with its endpoint and key, checked with a real call and kept in SecretStorage only.
+// choosing one signs in with its endpoint and key, checked with a real call and kept in SecretStorage only; a
+// profile with only an OAuth login (`langsmith login`) signs in with that login, its token left in the file.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WorkbenchApi } from '../../../src/extension';
-import { activateWorkbench, endpoint, get, runScripted, shownMessages } from './support';
+import { activateWorkbench, endpoint, get, http, runScripted, shownMessages } from './support';
 import { ScriptedPrompter } from './scriptedPrompter';
 
 /** The local server's second key (user "reviewer"): a key the profile brings, unlike the run's own. */
@@ -36,6 +37,7 @@ describe('sign in from LangSmith CLI profiles', function () {
   });
   afterEach(async () => {
     await workbench.secrets.delete(`langsmith.apiKey:${profileEndpoint}`);
+    await workbench.secrets.delete(`langsmith.profileLogin:${profileEndpoint}`);
     await langsmith().update('endpoint', undefined, vscode.ConfigurationTarget.Global);
     await langsmith().update('workspaceId', undefined, vscode.ConfigurationTarget.Global);
   });
@@ -86,6 +88,64 @@ describe('sign in from LangSmith CLI profiles', function () {
     const { errors, infos } = await runScripted(workbench, 'langsmith.signIn', new ScriptedPrompter([{ dismiss: true }]));
     assert.deepEqual([errors, infos], [[], []]);
     assert.equal(await secretOf(profileEndpoint), undefined);
+    assert.equal(langsmith().get('endpoint'), '');
+  });
+
+  it('a profile with only an OAuth login signs in with it, no key typed: the token stays in the file, renewed there', async () => {
+    // The server's tokens for the run's user; the access token has already expired, so signing in renews it.
+    const issued = await http<{ access_token: string; refresh_token: string }>('POST', '/__local/oauth/tokens', { expires_in: 0 });
+    writeConfig({ profiles: { cli: { api_url: profileEndpoint, oauth: { ...issued, expires_at: new Date(Date.now() - 60_000).toISOString() } } } });
+    const { script, errors, infos } = await runScripted(workbench, 'langsmith.signIn', new ScriptedPrompter([{ pick: "Use profile 'cli'" }]));
+    assert.deepEqual(errors, []);
+    assert.deepEqual(script.offered, [[`Use profile 'cli' from ${file}`, 'Choose an endpoint and enter an API key…']]);
+    assert.deepEqual(infos, [`Signed in with profile 'cli' at ${profileEndpoint}.`]);
+    const renewed = (JSON.parse(fs.readFileSync(file, 'utf8')) as { profiles: { cli: { oauth: { access_token: string; refresh_token: string } } } }).profiles.cli.oauth;
+    assert.notEqual(renewed.access_token, issued.access_token, 'the sign-in renewed the expired token in the file');
+
+    // Signed in through the profile: the connection names it, the palette's keys and the status bar follow.
+    const connection = await workbench.clients.connection.current();
+    assert.equal(connection.endpoint, profileEndpoint);
+    assert.equal(connection.apiKey, undefined);
+    assert.deepEqual(connection.profile, { file, name: 'cli' });
+    assert.equal((await (await workbench.clients.client()).settings()).id, tenantId);
+    assert.equal(await workbench.clients.checkHealth(), 'connected');
+
+    // Kept: which profile, under the endpoint — no token anywhere the extension writes.
+    assert.equal(await secretOf(profileEndpoint), undefined, 'no key is stored');
+    assert.deepEqual(JSON.parse((await workbench.secrets.get(`langsmith.profileLogin:${profileEndpoint}`)) ?? 'null'), { file, name: 'cli' });
+    const tokens = [issued.access_token, issued.refresh_token, renewed.access_token, renewed.refresh_token];
+    const state = [workbench.storage.globalState, workbench.storage.workspaceState].map((m) => JSON.stringify(m.keys().map((k) => [k, m.get(k)])));
+    // The output channel's file (under the log folder); searched once it holds the sign-in's own line.
+    const logDir = workbench.storage.logUri.fsPath;
+    const readLog = () => {
+      const f = (fs.readdirSync(logDir, { recursive: true }) as string[]).find((n) => /LangSmith\.log$/.test(n));
+      return f ? fs.readFileSync(path.join(logDir, f), 'utf8') : '';
+    };
+    const end = Date.now() + 10_000;
+    while (!readLog().includes('with the login of profile "cli"') && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    const log = readLog();
+    assert.match(log, /Signed in to .* with the login of profile "cli" from .*; its token stays in that file\./);
+    for (const [where, text] of [['settings', JSON.stringify(langsmith())], ['global state', state[0]!], ['workspace state', state[1]!], ['log', log], ['notifications', JSON.stringify(shownMessages())]] as const) {
+      for (const t of tokens) assert.ok(!text.includes(t), `no token in the ${where}`);
+    }
+
+    // Sign Out stops using the profile and leaves the file as it is.
+    const before = fs.readFileSync(file, 'utf8');
+    await vscode.commands.executeCommand('langsmith.signOut');
+    const after = await workbench.clients.connection.current();
+    assert.deepEqual([after.apiKey, after.profile], [undefined, undefined]);
+    assert.equal(await workbench.secrets.get(`langsmith.profileLogin:${profileEndpoint}`), undefined);
+    assert.equal(fs.readFileSync(file, 'utf8'), before);
+  });
+
+  it('a profile whose login LangSmith refuses: says so, naming the profile, no token; stores nothing', async () => {
+    writeConfig({ profiles: { cli: { api_url: profileEndpoint, oauth: { access_token: 'lsw_at_old', refresh_token: 'lsw_rt_revoked', expires_at: '2020-01-01T00:00:00Z' } } } });
+    const { errors, infos } = await runScripted(workbench, 'langsmith.signIn', new ScriptedPrompter([{ pick: "Use profile 'cli'" }]));
+    assert.deepEqual(infos, []);
+    assert.equal(errors.length, 1, errors.join('\n'));
+    assert.match(errors[0]!, /^Could not sign in with profile 'cli' from .*config\.json: LangSmith refused this login: LangSmith refused to renew the login of profile "cli" .*\(400 invalid_grant\)\. Run `langsmith login` again/);
+    assert.ok(!/lsw_(at|rt)_/.test(errors[0]!));
+    assert.equal(await workbench.secrets.get(`langsmith.profileLogin:${profileEndpoint}`), undefined);
     assert.equal(langsmith().get('endpoint'), '');
   });
 

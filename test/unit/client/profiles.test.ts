@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { displayProfilesPath, profileApiKey, profilesFilePath, ProfilesFileError, readProfiles } from '../../../src/client/profiles';
+import { displayProfilesPath, profileApiKey, profilesFilePath, ProfilesFileError, readProfileLogin, readProfiles } from '../../../src/client/profiles';
 
 const SECRET = 'lsv2_pt_0123456789abcdef_secret';
 
@@ -148,5 +148,18 @@ describe('LangSmith CLI profiles (~/.langsmith/config.json)', () => {
     assert.throws(() => profileApiKey(configFile(), 'gone', env), (e: unknown) => e instanceof ProfilesFileError && e.message.endsWith('has no profile "gone"'));
     fs.rmSync(configFile());
     assert.throws(() => profileApiKey(configFile(), 'default', env), (e: unknown) => e instanceof ProfilesFileError && e.message.endsWith('no longer exists'));
+  });
+  it("reads one profile's OAuth login as the SDKs do: values trimmed and unquoted, the expiry as a time, the default endpoint", () => {
+    const file = write({
+      profiles: {
+        cli: { oauth: { access_token: ' "at-1" ', refresh_token: 'rt-1', expires_at: '2026-11-27T12:00:00Z' } },
+        bare: { api_url: 'http://127.0.0.1:1984/', oauth: { refresh_token: 'rt-2', expires_at: 'soon' } },
+        none: { api_key: SECRET },
+      },
+    });
+    assert.deepEqual(readProfileLogin(file, 'cli'), { apiUrl: 'https://api.smith.langchain.com', accessToken: 'at-1', refreshToken: 'rt-1', expiresAt: Date.parse('2026-11-27T12:00:00Z') });
+    assert.deepEqual(readProfileLogin(file, 'bare'), { apiUrl: 'http://127.0.0.1:1984', accessToken: undefined, refreshToken: 'rt-2', expiresAt: undefined });
+    assert.deepEqual(readProfileLogin(file, 'none'), { apiUrl: 'https://api.smith.langchain.com', accessToken: undefined, refreshToken: undefined, expiresAt: undefined });
+    assert.throws(() => readProfileLogin(file, 'gone'), (e: unknown) => e instanceof ProfilesFileError && e.problems[0] === 'has no profile "gone"');
   });
 });
