@@ -12,6 +12,7 @@ import type { setPrompter } from './common/prompter';
 import { Commands, SCHEME } from './constants';
 import type { LangSmithViews } from './views/views';
 import type { PanelFrame } from './webviews/panels';
+import { isSignedIn } from './auth/connection';
 
 /** What activate returns to the extension's own test suite (and to nobody else): the live services. */
 export interface WorkbenchApi {
@@ -98,7 +99,7 @@ export async function setUpWorkbench(context: vscode.ExtensionContext, { log, cr
       },
       async connection() {
         const c = await connection.current();
-        return { endpoint: c.endpoint, signedIn: c.apiKey !== undefined };
+        return { endpoint: c.endpoint, signedIn: isSignedIn(c) };
       },
     },
     Object.values(Panels),

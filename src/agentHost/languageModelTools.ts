@@ -10,6 +10,7 @@ import type { ClientService } from '../auth/clientService';
 import { lmApi, lmClasses, type LanguageModelToolImpl, type PreparedToolInvocation } from './lmApi';
 import { fenced } from '../views/format';
 import { TOOL_PREFIX } from './toolNames';
+import { isSignedIn } from '../auth/connection';
 
 let agentModule: Promise<typeof Agent> | undefined;
 /** The tools' code (dist/agent.js), loaded on the first call. */
@@ -78,13 +79,13 @@ export class LanguageModelTools implements vscode.Disposable {
   /** The signed-in client, the workspace folder prompt files are read from, the key to keep out of answers. */
   private async context(token: vscode.CancellationToken): Promise<Agent.ToolContext> {
     const connection = await this.clients.connection.current();
-    if (!connection.apiKey) throw new Error(vscode.l10n.t('Not signed in to LangSmith. Ask the user to run “LangSmith: Sign In”, then try again.'));
+    if (!isSignedIn(connection)) throw new Error(vscode.l10n.t('Not signed in to LangSmith. Ask the user to run “LangSmith: Sign In”, then try again.'));
     const client = await this.clients.client();
     const controller = new AbortController();
     if (token.isCancellationRequested) controller.abort();
     else token.onCancellationRequested(() => controller.abort());
     const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-    return { client, workspaceRoot: folder?.uri.fsPath, signal: controller.signal, secrets: [connection.apiKey] };
+    return { client, workspaceRoot: folder?.uri.fsPath, signal: controller.signal, secrets: connection.apiKey ? [connection.apiKey] : [] };
   }
 
   dispose(): void {

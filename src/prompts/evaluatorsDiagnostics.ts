@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { KeyedDebounce } from '../common/keyedDebounce';
 import type { ClientService } from '../auth/clientService';
 import type { EvaluatorsFile, EvaluatorsProblem } from '../experiments/types';
+import { isSignedIn } from '../auth/connection';
 
 export const EVALUATORS_GLOB = '**/*.evaluators.{yaml,yml}';
 const DEBOUNCE_MS = 300;
@@ -162,7 +163,7 @@ export class EvaluatorsDiagnostics implements vscode.Disposable {
   /** Whether the dataset exists; undefined when signed out or the server could not say. */
   private async datasetExists(name: string): Promise<boolean | undefined> {
     const connection = await this.clients.connection.current();
-    if (connection.apiKey === undefined) return undefined;
+    if (!isSignedIn(connection)) return undefined;
     const id = `${connection.endpoint}\n${name}`;
     const known = this.exists.get(id);
     if (known && Date.now() - known.at < EXISTS_TTL_MS) return known.found;

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { ConnectionChanged, HelloReady, Ping, type ConnectionInfo } from '../../protocol/hello';
 import type { PanelApp } from '../panels';
+import { isSignedIn } from '../../auth/connection';
 
 type HelloKey = 'hello';
 
@@ -14,7 +15,7 @@ export const helloApp: PanelApp<HelloKey, typeof HelloReady.result.shape.state> 
   open({ host, services }) {
     const connection = async (): Promise<ConnectionInfo> => {
       const c = await services.clients.connection.current();
-      return { endpoint: c.endpoint, signedIn: c.apiKey !== undefined, source: c.keySource };
+      return { endpoint: c.endpoint, signedIn: isSignedIn(c), source: c.keySource };
     };
     host.router.onRequest(Ping, async ({ message }) => ({
       reply: vscode.l10n.t('The extension host received: {0}', message),

@@ -36,6 +36,7 @@ import type { ParamsOf } from '../../protocol/messages';
 import { RequestError } from '../../protocol/router';
 import type { PanelApp, PanelContext, PanelServices } from '../panels';
 import type { WebviewHost } from '../webviewHost';
+import { isSignedIn } from '../../auth/connection';
 
 /** Where the history wrapper puts the earlier turns and the new message among the prompt's values. */
 const FOLLOW_UP = { historyKey: 'chat_history', inputKey: 'follow_up' } as const;
@@ -355,7 +356,7 @@ class PlaygroundSession {
       promptSettings: { temperature: own.temperature ?? null, maxTokens: own.maxTokens && own.maxTokens <= 1_000_000 ? own.maxTokens : null },
       endpoint: { url: endpoint.url, source: endpoint.source, hasKey: !!endpoint.apiKey },
       project: playgroundProject(),
-      tracing: connection.apiKey !== undefined,
+      tracing: isSignedIn(connection),
       session: this.session,
       pendingTraces: this.traces.pendingCount(),
       running: [...this.running.keys()],
