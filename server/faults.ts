@@ -1,4 +1,5 @@
-// Fault injection for reliability tests: `429:0.1,503:0.05,reset:0.02,resetAfter:0.02,latency:20-200ms,retryAfter:0`.
+// Fault injection for reliability tests: `429:0.1,503:0.05,reset:0.02,resetAfter:0.02,latency:20-200ms,retryAfter:0`;
+// `after:N` lets the first N requests after the switch through untouched (a bulk action that fails part-way).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors';
 
@@ -12,10 +13,14 @@ export interface FaultSpec {
   latency: { min: number; max: number } | null;
   /** The Retry-After header (seconds, as sent) of injected 429 and 503 answers. Default '1'. */
   retryAfter: string;
+  /** How many requests, counted from when the spec was set, go through before any fault applies. */
+  after: number;
+  /** Requests let through so far under `after` (this spec's own counter). */
+  readonly passed: { n: number };
   text: string;
 }
 
-export const NO_FAULTS: FaultSpec = { statuses: [], reset: 0, resetAfter: 0, latency: null, retryAfter: '1', text: '' };
+export const NO_FAULTS: FaultSpec = { statuses: [], reset: 0, resetAfter: 0, latency: null, retryAfter: '1', after: 0, passed: { n: 0 }, text: '' };
 
 /** Whether the spec injects anything at all (retryAfter alone does not). */
 export function faultsActive(spec: FaultSpec): boolean {
@@ -23,7 +28,7 @@ export function faultsActive(spec: FaultSpec): boolean {
 }
 
 export function parseFaults(text: string | undefined | null): FaultSpec {
-  const spec: FaultSpec = { ...NO_FAULTS, statuses: [], text: (text ?? '').trim() };
+  const spec: FaultSpec = { ...NO_FAULTS, statuses: [], passed: { n: 0 }, text: (text ?? '').trim() };
   if (!spec.text || spec.text === 'off' || spec.text === 'none') return { ...NO_FAULTS };
   for (const raw of spec.text.split(',')) {
     const item = raw.trim();
@@ -44,12 +49,17 @@ export function parseFaults(text: string | undefined | null): FaultSpec {
       spec.retryAfter = value;
       continue;
     }
+    if (kind === 'after') {
+      if (!/^\d+$/.test(value)) throw new Error(`fault "${item}": after is a count of requests, e.g. after:2`);
+      spec.after = Number(value);
+      continue;
+    }
     const p = Number(value);
     if (!Number.isFinite(p) || p < 0 || p > 1) throw new Error(`fault "${item}": probability must be between 0 and 1`);
     if (kind === 'reset') spec.reset = p;
     else if (kind === 'resetAfter') spec.resetAfter = p;
     else if (/^[45]\d\d$/.test(kind)) spec.statuses.push({ status: Number(kind), p });
-    else throw new Error(`fault "${item}": unknown kind "${kind}" (use a 4xx/5xx status, reset, resetAfter, latency or retryAfter)`);
+    else throw new Error(`fault "${item}": unknown kind "${kind}" (use a 4xx/5xx status, reset, resetAfter, latency, retryAfter or after)`);
   }
   const total = spec.reset + spec.resetAfter + spec.statuses.reduce((a, s) => a + s.p, 0);
   if (total > 1) throw new Error('fault probabilities add up to more than 1');
@@ -67,6 +77,10 @@ const dropAfter = new WeakSet<FastifyRequest>();
  * goes on to be handled; dropAfterWork() then drops it instead of answering.
  */
 export async function applyFaults(spec: FaultSpec, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  if (spec.passed.n < spec.after) {
+    spec.passed.n++;
+    return false;
+  }
   if (spec.latency) {
     const { min, max } = spec.latency;
     await sleep(min + Math.random() * (max - min));

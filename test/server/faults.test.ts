@@ -25,6 +25,21 @@ describe('fault injection', function () {
       assert.equal((await rawRequest(srv(), 'GET', '/datasets')).status, 200);
     });
 
+    it('after:N lets the next N requests through, then the faults apply', async () => {
+      await rawRequest(srv(), 'PUT', '/__local/faults', { faults: 'after:2,503:1,retryAfter:0' });
+      assert.equal((await rawRequest(srv(), 'GET', '/datasets')).status, 200);
+      assert.equal((await rawRequest(srv(), 'GET', '/datasets')).status, 200);
+      assert.equal((await rawRequest(srv(), 'GET', '/datasets')).status, 503);
+      assert.equal((await rawRequest(srv(), 'GET', '/datasets')).status, 503);
+      // Each switch counts afresh.
+      await rawRequest(srv(), 'PUT', '/__local/faults', { faults: 'after:1,503:1' });
+      assert.equal((await rawRequest(srv(), 'GET', '/datasets')).status, 200);
+      assert.equal((await rawRequest(srv(), 'GET', '/datasets')).status, 503);
+      assert.equal((await rawRequest(srv(), 'PUT', '/__local/faults', { faults: 'after:-1,503:1' })).status, 422);
+      assert.equal((await rawRequest(srv(), 'PUT', '/__local/faults', { faults: 'after:1.5' })).status, 422);
+      await rawRequest(srv(), 'PUT', '/__local/faults', { faults: '' });
+    });
+
     it('reset drops the connection; latency delays the answer', async () => {
       await rawRequest(srv(), 'PUT', '/__local/faults', { faults: 'reset:1' });
       await assert.rejects(fetch(`${srv().url}/datasets`, { headers: { 'x-api-key': srv().apiKey } }));
