@@ -10,6 +10,7 @@ import type { LangSmithViews } from '../views/views';
 import { Commands } from '../constants';
 import { prompter } from '../common/prompter';
 import { UserCancelled, type CommandRegistrar } from './registerCommand';
+import { inSteps } from './steps';
 import { ask, choose, confirm, selection, validateName, withProgress } from './ui';
 
 export function registerDatasetCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews): void {
@@ -171,10 +172,14 @@ export function registerDatasetCommands(register: CommandRegistrar, clients: Cli
       vscode.l10n.t('Earlier versions of the dataset keep them; the latest version does not.'),
       vscode.l10n.t('Delete'),
     );
-    await withProgress(nodes.length === 1 ? vscode.l10n.t('Deleting 1 example') : vscode.l10n.t('Deleting {0} examples', nodes.length), async (signal) => {
-      for (const n of nodes) await clients.call((c) => c.examples.delete(n.example.id, { signal }));
+    await inSteps(nodes, {
+      title: nodes.length === 1 ? vscode.l10n.t('Deleting 1 example') : vscode.l10n.t('Deleting {0} examples', nodes.length),
+      step: (n, signal) => clients.call((c) => c.examples.delete(n.example.id, { signal })),
+      progressed: (done, total) => vscode.l10n.t('Deleted {0} of {1} examples', done, total),
+      after: () => {
+        for (const d of new Set(nodes.map((n) => n.datasetNode))) views.refreshNode(d);
+      },
     });
-    for (const d of new Set(nodes.map((n) => n.datasetNode))) views.refreshNode(d);
   });
 }
 
@@ -203,8 +208,13 @@ async function splitsOf(clients: ClientService, groups: Map<string, ExampleGroup
 }
 
 async function updateSplits(clients: ClientService, views: LangSmithViews, groups: Map<string, ExampleGroup>, splitName: string, remove: boolean): Promise<void> {
-  await withProgress(remove ? vscode.l10n.t('Removing examples from {0}', splitName) : vscode.l10n.t('Adding examples to {0}', splitName), async (signal) => {
-    for (const [datasetId, g] of groups) await clients.call((c) => c.datasets.updateSplits({ datasetId, splitName, exampleIds: g.exampleIds, remove, signal }));
+  // One request per dataset of the selection.
+  await inSteps([...groups], {
+    title: remove ? vscode.l10n.t('Removing examples from {0}', splitName) : vscode.l10n.t('Adding examples to {0}', splitName),
+    step: ([datasetId, g], signal) => clients.call((c) => c.datasets.updateSplits({ datasetId, splitName, exampleIds: g.exampleIds, remove, signal })),
+    progressed: (done, total) => vscode.l10n.t('Updated the split in {0} of {1} datasets', done, total),
+    after: () => {
+      for (const g of groups.values()) views.refreshNode(g.datasetNode);
+    },
   });
-  for (const g of groups.values()) views.refreshNode(g.datasetNode);
 }

@@ -11,6 +11,7 @@ import { Panels } from '../webviews/descriptors';
 import type { PanelFrame } from '../webviews/panels';
 import type { CommandRegistrar } from './registerCommand';
 import { ask, choose, confirm, selection, validateName, withProgress } from './ui';
+import { inSteps } from './steps';
 
 export function registerQueueCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews, panels: PanelFrame): void {
   register(Commands.addRunsToQueue, async (clicked, selected) => {
@@ -48,11 +49,13 @@ export function registerQueueCommands(register: CommandRegistrar, clients: Clien
     // One request per queue, with the ids of its items.
     const byQueue = new Map<string, string[]>();
     for (const n of nodes) byQueue.set(n.queueId, [...(byQueue.get(n.queueId) ?? []), n.itemId]);
-    await withProgress(vscode.l10n.t('Removing runs from the queue'), async (signal) => {
-      for (const [queueId, itemIds] of byQueue) await clients.call((c) => c.annotationQueues.items.delete(queueId, itemIds, { signal }));
+    await inSteps([...byQueue], {
+      title: vscode.l10n.t('Removing runs from the queue'),
+      step: ([queueId, itemIds], signal) => clients.call((c) => c.annotationQueues.items.delete(queueId, itemIds, { signal })),
+      progressed: (done, total) => vscode.l10n.t('Removed the runs from {0} of {1} queues', done, total),
+      // Each queue's row and sections say what is left.
+      after: () => views.refreshQueues(byQueue.keys()),
     });
-    // Each queue's row and sections say what is left.
-    views.refreshQueues(byQueue.keys());
   });
 
   register(Commands.createQueue, async () => {

@@ -19,6 +19,8 @@ export interface Prompter {
   pick<T extends vscode.QuickPickItem>(items: T[] | Promise<T[]>, options: PickOptions): Promise<T | undefined>;
   pickMany<T extends vscode.QuickPickItem>(items: T[] | Promise<T[]>, options: PickOptions): Promise<T[] | undefined>;
   openFile(options: vscode.OpenDialogOptions): Promise<vscode.Uri | undefined>;
+  /** An error notification with one action (Retry); true only when the user chose it. */
+  offerRetry(message: string, action: string): Promise<boolean>;
   saveFile(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined>;
 }
 
@@ -40,6 +42,9 @@ export const windowPrompter: Prompter = {
   },
   async saveFile(options) {
     return vscode.window.showSaveDialog(options);
+  },
+  async offerRetry(message, action) {
+    return (await vscode.window.showErrorMessage(message, action)) === action;
   },
 };
 

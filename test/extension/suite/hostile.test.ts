@@ -86,6 +86,9 @@ class RecordingPrompter implements Prompter {
     this.saves.push(options);
     return options.defaultUri;
   }
+  async offerRetry(): Promise<boolean> {
+    return false;
+  }
 }
 
 describe('hostile server text in the extension host', function () {

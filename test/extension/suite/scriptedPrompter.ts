@@ -10,7 +10,9 @@ export type Answer =
   | { confirm: boolean }
   | { pick: string }
   | { pickMany: string[] }
-  | { file: vscode.Uri | undefined };
+  | { file: vscode.Uri | undefined }
+  /** Retry (true) or close (false) an error that offers Retry; `first` runs before the answer (a test mends the fault). */
+  | { retry: boolean; first?: () => Promise<void> };
 
 export class ScriptedPrompter implements Prompter {
   /** Every question, in order: the input box prompt/title, the confirmation message or the pick title. */
@@ -75,7 +77,18 @@ export class ScriptedPrompter implements Prompter {
     return 'dismiss' in answer ? undefined : answer.file;
   }
 
-  /** The options of each save dialog shown (where it proposed to save). */
+  /** The messages of the errors that offered Retry. */
+  readonly retryOffers: string[] = [];
+
+  async offerRetry(message: string): Promise<boolean> {
+    this.retryOffers.push(message);
+    const answer = this.next('retry', message);
+    if ('dismiss' in answer) return false;
+    await answer.first?.();
+    return answer.retry;
+  }
+
+    /** The options of each save dialog shown (where it proposed to save). */
   readonly saveOptions: vscode.SaveDialogOptions[] = [];
 
   async saveFile(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined> {
