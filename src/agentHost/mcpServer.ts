@@ -2,9 +2,13 @@
 // editor through VS Code's MCP server definition provider, on the signed-in connection: while signed in, one stdio
 // server runs the bundled command line with the extension host's own runtime. The definition VS Code keeps names the
 // endpoint and the workspace only; the API key is added when VS Code starts the server (resolve), straight from
-// SecretStorage into the child's environment — never into settings or a file. Registered only where the API exists.
+// SecretStorage into the child's environment — never into settings or a file. Signed in with the OAuth login of a
+// LangSmith CLI profile, the child is told the profile's file and name only (LANGSMITH_CONFIG_FILE,
+// LANGSMITH_PROFILE) and signs in with that login itself, renewing it in the file: no secret is handed over.
+// Registered only where the API exists.
 import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
+import { isSignedIn, type Connection } from '../auth/connection';
 import { lmApi, lmClasses, type McpDefinitionProvider, type McpStdioDefinition } from './lmApi';
 
 /** The id contributed in package.json (`mcpServerDefinitionProviders`). */
@@ -43,23 +47,37 @@ export class McpServerProvider implements McpDefinitionProvider, vscode.Disposab
   async provideMcpServerDefinitions(): Promise<McpStdioDefinition[]> {
     const Definition = lmClasses().McpStdioServerDefinition;
     const connection = await this.clients.connection.current();
-    if (!Definition || !connection.apiKey) return [];
+    if (!Definition || !isSignedIn(connection)) return [];
     const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
     const args = [this.options.cliPath, 'mcp', ...(folder ? ['--workspace-folder', folder.uri.fsPath] : [])];
     const env: Record<string, string | number | null> = {
-      LANGSMITH_ENDPOINT: connection.endpoint,
-      LANGSMITH_WORKSPACE_ID: connection.workspaceId ?? null,
+      ...McpServerProvider.connectionEnv(connection),
       // The desktop editor's runtime is Electron: this makes it run the script as plain Node.
       ELECTRON_RUN_AS_NODE: '1',
     };
     return [new Definition('LangSmith', process.execPath, args, env, this.options.version)];
   }
 
-  /** When VS Code starts the server: the key of the current connection into the child's environment. */
+  /**
+   * The child's connection, without its key: endpoint and workspace, and for a profile's login the profile's file
+   * and name, with any key of the editor's own environment removed (null) so that the login is the one used.
+   */
+  private static connectionEnv(connection: Connection): Record<string, string | null> {
+    const env: Record<string, string | null> = { LANGSMITH_ENDPOINT: connection.endpoint, LANGSMITH_WORKSPACE_ID: connection.workspaceId ?? null };
+    if (connection.apiKey === undefined && connection.profile) {
+      Object.assign(env, { LANGSMITH_CONFIG_FILE: connection.profile.file, LANGSMITH_PROFILE: connection.profile.name, LANGSMITH_API_KEY: null, LANGCHAIN_API_KEY: null });
+    }
+    return env;
+  }
+
+  /** When VS Code starts the server: the key of the current connection into the child's environment (a login: none). */
   async resolveMcpServerDefinition(server: McpStdioDefinition): Promise<McpStdioDefinition> {
     const connection = await this.clients.connection.current();
-    if (!connection.apiKey) throw new Error(vscode.l10n.t('Sign in to LangSmith first (LangSmith: Sign In), then start the LangSmith MCP server again.'));
-    server.env = { ...server.env, LANGSMITH_ENDPOINT: connection.endpoint, LANGSMITH_WORKSPACE_ID: connection.workspaceId ?? null, LANGSMITH_API_KEY: connection.apiKey };
+    if (!isSignedIn(connection)) throw new Error(vscode.l10n.t('Sign in to LangSmith first (LangSmith: Sign In), then start the LangSmith MCP server again.'));
+    // The connection of now, not of when the definition was offered (a sign-in may have changed it since).
+    const env: Record<string, string | number | null> = { ...server.env, LANGSMITH_CONFIG_FILE: null, LANGSMITH_PROFILE: null, ...McpServerProvider.connectionEnv(connection) };
+    if (connection.apiKey !== undefined) env['LANGSMITH_API_KEY'] = connection.apiKey;
+    server.env = env;
     return server;
   }
 

@@ -1,6 +1,7 @@
 // Where the command line reads and writes: standard streams in a real run, strings in tests. Every line goes
 // through one redaction, so the API key never reaches the output, whatever an error carries.
 import { createInterface } from 'node:readline';
+import type { ProfileSource } from './connection';
 
 export interface Io {
   out(text: string): void;
@@ -22,6 +23,8 @@ export class Output {
   private readonly secrets: string[] = [];
   /** The endpoint of the connection, once made (errors name it). */
   endpoint?: string;
+  /** The profile of the LangSmith CLI the connection's credentials come from, if any (errors name it). */
+  profile?: ProfileSource;
   constructor(private readonly io: Io) {}
 
   /** Adds a secret to hide from now on (an empty or very short one is ignored: it would garble the text). */

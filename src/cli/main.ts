@@ -93,7 +93,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     }
     return await command.run(parsed, io, output);
   } catch (e) {
-    const message = e instanceof UsageError ? e.message : describeError(e, output.endpoint ?? endpointOf(io));
+    const message = e instanceof UsageError ? e.message : describeError(e, output.endpoint ?? endpointOf(io), output.profile);
     output.error(`error: ${message}`);
     return EXIT.error;
   }

@@ -1,7 +1,7 @@
 // `langsmith-workbench mcp`: the agent tools (src/agent) as an MCP server on standard input and output, for any
 // MCP client (VS Code, Claude Code, Cursor…). No network listener. The connection comes from the LANGSMITH_*
-// environment as for every command; `--read-only` offers only the reads. Standard output carries the protocol
-// alone: what the server has to say goes to standard error.
+// environment, else a profile of the LangSmith CLI, as for every command; `--read-only` offers only the reads.
+// Standard output carries the protocol alone: what the server has to say goes to standard error.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { callTool, checkInput, findTool, inputSchemaOf, toolsFor, type ToolContext } from '../agent';
 import type { CommandSpec, Parsed } from './args';
@@ -54,9 +54,8 @@ export async function mcpServer(ctx: ToolContext, o: { readOnly: boolean; versio
 }
 
 export async function mcp(args: Parsed, io: Io, output: Output): Promise<number> {
-  const { client } = await connect(args, io, output);
-  const apiKey = io.env['LANGSMITH_API_KEY'] || io.env['LANGCHAIN_API_KEY'];
-  const ctx: ToolContext = { client, workspaceRoot: args.values.get('workspace-folder') || io.cwd, secrets: apiKey ? [apiKey] : [] };
+  const { client, secrets, profile } = await connect(args, io, output);
+  const ctx: ToolContext = { client, workspaceRoot: args.values.get('workspace-folder') || io.cwd, secrets };
   const readOnly = args.flags.has('read-only');
   const server = await mcpServer(ctx, { readOnly, version: typeof __CLI_VERSION__ === 'string' ? __CLI_VERSION__ : 'development' });
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
@@ -66,7 +65,7 @@ export async function mcp(args: Parsed, io: Io, output: Output): Promise<number>
     process.stdin.once('end', () => resolve());
   });
   await server.connect(transport);
-  output.error(`langsmith-workbench mcp: serving ${toolsFor({ readOnly }).length} tools for ${client.apiUrl} on standard input/output.`);
+  output.error(`langsmith-workbench mcp: serving ${toolsFor({ readOnly }).length} tools for ${client.apiUrl}${profile ? ` with the ${profile.login ? 'login' : 'api_key'} of ${profile.description}` : ''} on standard input/output.`);
   await closed;
   await server.close().catch(() => undefined);
   return EXIT.ok;

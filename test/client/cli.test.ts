@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { collect } from '../../src/client';
+import { rawRequest } from '../harness/http';
 import { withLocalServer } from '../harness/localServer';
-import { clientFor, unique } from './_server';
+import { clientFor, otherClientFor, unique } from './_server';
 
 const root = path.resolve(__dirname, '../..');
 const BAD_KEY = 'lsv2_pt_cli_test_not_a_real_key_7f3a9c';
@@ -58,9 +59,18 @@ describe('command line (dist/cli.js as a child process)', function () {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  /** Runs the command line in `cwd`; the connection from the environment unless `env` replaces it. */
+  /**
+   * Runs the command line in `cwd`; the connection from the environment unless `env` replaces it. No profiles file
+   * unless `env` names one (never the machine's own ~/.langsmith/config.json).
+   */
   function cli(args: string[], o: { cwd: string; env?: Record<string, string | undefined>; input?: string }): Promise<Result> {
-    const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'] ?? '', LANGSMITH_ENDPOINT: srv().url, LANGSMITH_API_KEY: srv().apiKey, ...o.env };
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env['PATH'] ?? '',
+      LANGSMITH_ENDPOINT: srv().url,
+      LANGSMITH_API_KEY: srv().apiKey,
+      LANGSMITH_CONFIG_FILE: path.join(work, 'no-such-config.json'),
+      ...o.env,
+    };
     for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [path.join(buildDir, 'cli.js'), ...args], { cwd: o.cwd, env, stdio: [o.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
@@ -262,7 +272,12 @@ describe('command line (dist/cli.js as a child process)', function () {
       const dir = folder({ 'x.prompt.yaml': demoFile(unique('cli-conn')) });
       const none = await cli(['prompts', 'plan'], { cwd: dir, env: { LANGSMITH_API_KEY: undefined } });
       expectCode(none, 1);
-      assert.match(none.stderr, /No API key for http:\/\/127\.0\.0\.1:\d+: set LANGSMITH_API_KEY \(or LANGCHAIN_API_KEY\), or pipe the key into --api-key-stdin\./);
+      assert.ok(
+        none.stderr.includes(
+          `No API key for ${srv().url}: set LANGSMITH_API_KEY (or LANGCHAIN_API_KEY), or pipe the key into --api-key-stdin, or use a profile of the LangSmith CLI (there is no ${path.join(work, 'no-such-config.json')}).`,
+        ),
+        none.stderr,
+      );
 
       const refused = await cli(['prompts', 'plan'], { cwd: dir, env: { LANGSMITH_API_KEY: BAD_KEY } });
       expectCode(refused, 1);
@@ -337,12 +352,107 @@ describe('command line (dist/cli.js as a child process)', function () {
     });
   });
 
+  describe('profiles of the LangSmith CLI (no LANGSMITH_API_KEY)', () => {
+    let n = 0;
+    /** A profiles file with `config`; its path. */
+    const profilesFile = (config: unknown): string => {
+      const file = path.join(work, `config-${++n}.json`);
+      fs.writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
+      return file;
+    };
+    const noEnvKey = (file: string, more: Record<string, string | undefined> = {}) => ({ LANGSMITH_API_KEY: undefined, LANGSMITH_ENDPOINT: undefined, LANGSMITH_CONFIG_FILE: file, ...more });
+
+    it('uses the current profile: its api_url, workspace_id and api_key; LANGSMITH_PROFILE picks another', async () => {
+      const name = unique('cli-profile');
+      const dir = folder({ [`${name}.prompt.yaml`]: demoFile(name) });
+      const file = profilesFile({
+        current_profile: 'theirs',
+        profiles: {
+          theirs: { api_url: `${srv().url}/api/v1/`, api_key: ` "${srv().otherApiKey}" `, workspace_id: srv().otherTenantId },
+          refused: { api_url: srv().url, api_key: BAD_KEY },
+        },
+      });
+      // No endpoint anywhere but in the profile: the push lands in the profile key's workspace.
+      const applied = await cli(['prompts', 'apply', '--yes'], { cwd: dir, env: noEnvKey(file) });
+      expectCode(applied, 0);
+      assert.match(applied.stdout, /Applied 1 of 1\./);
+      assert.ok(await otherClientFor(srv()).prompts.get(name), 'the prompt is in the workspace of the profile’s key');
+      assert.equal(await clientFor(srv()).prompts.get(name), null);
+
+      const refused = await cli(['prompts', 'plan'], { cwd: dir, env: noEnvKey(file, { LANGSMITH_PROFILE: 'refused' }) });
+      expectCode(refused, 1);
+      assert.ok(refused.stderr.includes(`LangSmith at ${srv().url} refused the api_key of profile "refused" in ${file} (401`), refused.stderr);
+      assert.match(refused.stderr, /Check the profile's api_key and workspace_id, or set LANGSMITH_API_KEY\./);
+      // --endpoint and --workspace-id win over the profile's.
+      const flags = await cli(['prompts', 'plan', '--endpoint', 'http://127.0.0.1:9', '--max-retries', '0'], { cwd: dir, env: noEnvKey(file) });
+      expectCode(flags, 1);
+      assert.match(flags.stderr, /Cannot reach LangSmith at http:\/\/127\.0\.0\.1:9: /);
+    });
+
+    it('LANGSMITH_API_KEY (or --api-key-stdin) wins over the profile, whose file is then not even read', async () => {
+      const name = unique('cli-envwins');
+      const dir = folder({ [`${name}.prompt.yaml`]: demoFile(name) });
+      const file = profilesFile({ profiles: { default: { api_url: srv().url, api_key: srv().otherApiKey } } });
+      expectCode(await cli(['prompts', 'apply', '--yes'], { cwd: dir, env: { LANGSMITH_CONFIG_FILE: file } }), 0);
+      assert.ok(await clientFor(srv()).prompts.get(name), 'the prompt is in the workspace of LANGSMITH_API_KEY');
+      assert.equal(await otherClientFor(srv()).prompts.get(name), null);
+      const broken = profilesFile('{ "profiles": ');
+      expectCode(await cli(['prompts', 'plan'], { cwd: dir, env: { LANGSMITH_CONFIG_FILE: broken } }), 0);
+      const stdin = await cli(['prompts', 'plan', '--api-key-stdin'], { cwd: dir, env: { LANGSMITH_API_KEY: undefined, LANGSMITH_CONFIG_FILE: broken }, input: `${srv().apiKey}\n` });
+      expectCode(stdin, 0);
+    });
+
+    it('a profile with only an OAuth login: renewed through the token endpoint and written back; no token printed', async () => {
+      const issued = (await rawRequest(srv(), 'POST', '/__local/oauth/tokens', { expires_in: 0 })).body as { access_token: string; refresh_token: string };
+      const file = profilesFile({
+        current_profile: 'dev',
+        profiles: { dev: { api_url: `${srv().url}/api/v1`, oauth: { ...issued, expires_at: new Date(Date.now() - 60_000).toISOString() } } },
+      });
+      const name = unique('cli-login');
+      const dir = folder({ [`${name}.prompt.yaml`]: demoFile(name) });
+      const r = await cli(['prompts', 'apply', '--yes'], { cwd: dir, env: noEnvKey(file) });
+      expectCode(r, 0);
+      assert.ok(await clientFor(srv()).prompts.get(name), 'pushed with the login');
+      const renewed = (JSON.parse(fs.readFileSync(file, 'utf8')) as { profiles: { dev: { oauth: Record<string, string> } } }).profiles.dev.oauth;
+      assert.notEqual(renewed['access_token'], issued.access_token, 'the renewed token is in the file');
+      assert.ok(Date.parse(renewed['expires_at']!) > Date.now() + 60_000);
+      for (const t of [issued.access_token, issued.refresh_token, renewed['access_token']!, renewed['refresh_token']!]) assert.ok(!`${r.stdout}${r.stderr}`.includes(t));
+
+      // A login LangSmith no longer renews: the login's own sentence, naming the profile and the file.
+      const gone = profilesFile({ profiles: { default: { api_url: srv().url, oauth: { access_token: 'lsw_at_gone', refresh_token: 'lsw_rt_revoked', expires_at: new Date(0).toISOString() } } } });
+      const refused = await cli(['prompts', 'plan'], { cwd: dir, env: noEnvKey(gone) });
+      expectCode(refused, 1);
+      assert.ok(refused.stderr.includes(`error: LangSmith refused to renew the login of profile "default" in ${gone} (400 invalid_grant). Run \`langsmith login\` again`), refused.stderr);
+      assert.ok(!/lsw_(at|rt)_/.test(refused.stderr));
+    });
+
+    it('a malformed file, an unknown LANGSMITH_PROFILE, a profile without credentials: errors naming the file, no secret', async () => {
+      const dir = folder({ 'x.prompt.yaml': demoFile(unique('cli-badprofile')) });
+      const broken = profilesFile(`{\n  "profiles": { "default": { "api_key": "${BAD_KEY}" }\n`);
+      const r = await cli(['prompts', 'plan'], { cwd: dir, env: noEnvKey(broken) });
+      expectCode(r, 1);
+      assert.match(r.stderr, new RegExp(`^error: ${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: is not valid JSON \\(line \\d+, column \\d+\\)\\. Fix the LangSmith CLI's profiles file, or set LANGSMITH_API_KEY\\.\\n$`));
+
+      const file = profilesFile({ current_profile: 'empty', profiles: { empty: { api_url: srv().url }, keyed: { api_key: BAD_KEY } } });
+      const unknown = await cli(['prompts', 'plan'], { cwd: dir, env: noEnvKey(file, { LANGSMITH_PROFILE: 'staging' }) });
+      expectCode(unknown, 1);
+      assert.ok(unknown.stderr.includes(`${file}: LANGSMITH_PROFILE names profile "staging", which is not in the file (it has "empty", "keyed")`), unknown.stderr);
+      const empty = await cli(['prompts', 'plan'], { cwd: dir, env: noEnvKey(file) });
+      expectCode(empty, 1);
+      assert.ok(
+        empty.stderr.includes(`No API key for ${srv().url}: set LANGSMITH_API_KEY (or LANGCHAIN_API_KEY), or pipe the key into --api-key-stdin, or use a profile of the LangSmith CLI (profile "empty" in ${file} has neither an api_key nor a login: run \`langsmith login\`).`),
+        empty.stderr,
+      );
+    });
+  });
+
   describe('the key', () => {
     it('never appears in any output of the runs above', () => {
       const all = outputs.join('\n');
       assert.ok(outputs.length > 40, `every run's output was kept (${outputs.length / 2} runs)`);
       assert.ok(!all.includes(BAD_KEY), 'the refused key appears in an output');
       assert.ok(!all.includes(srv().apiKey), 'the API key appears in an output');
+      assert.ok(!all.includes(srv().otherApiKey), 'a profile’s API key appears in an output');
     });
   });
 });

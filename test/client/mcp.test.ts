@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { collect, type LangSmithClient } from '../../src/client';
+import { rawRequest } from '../harness/http';
 import { withLocalServer } from '../harness/localServer';
 import { clientFor, unique } from './_server';
 
@@ -27,12 +28,13 @@ describe('MCP server (dist/cli.js mcp over stdio, official MCP client)', functio
   const stderr: string[] = [];
   const open: Client[] = [];
 
-  async function start(extra: string[] = []): Promise<Client> {
+  /** The server as a client starts it; the connection from `env` when given, else the endpoint and key. */
+  async function start(extra: string[] = [], env?: Record<string, string>): Promise<Client> {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [path.join(buildDir, 'cli.js'), 'mcp', ...extra],
       cwd: work,
-      env: { PATH: process.env['PATH'] ?? '', LANGSMITH_ENDPOINT: srv().url, LANGSMITH_API_KEY: srv().apiKey },
+      env: { PATH: process.env['PATH'] ?? '', ...(env ?? { LANGSMITH_ENDPOINT: srv().url, LANGSMITH_API_KEY: srv().apiKey }) },
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
@@ -221,6 +223,37 @@ describe('MCP server (dist/cli.js mcp over stdio, official MCP client)', functio
     const r = await call(ro, 'create_dataset', { name });
     assert.equal(r.isError, true);
     assert.equal((await collect(api.datasets.list({ name }))).length, 0);
+  });
+
+  it('with only LANGSMITH_CONFIG_FILE and LANGSMITH_PROFILE, signs in with the profile’s login (renewed in the file)', async () => {
+    const issued = (await rawRequest(srv(), 'POST', '/__local/oauth/tokens', { expires_in: 0 })).body as { access_token: string; refresh_token: string };
+    const file = path.join(work, 'profiles.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        current_profile: 'theirs',
+        profiles: {
+          theirs: { api_url: srv().url, api_key: srv().otherApiKey },
+          dev: { api_url: `${srv().url}/api/v1`, oauth: { ...issued, expires_at: new Date(Date.now() - 60_000).toISOString() } },
+        },
+      }),
+    );
+    const before = stderr.length;
+    const viaLogin = await start([], { LANGSMITH_CONFIG_FILE: file, LANGSMITH_PROFILE: 'dev' });
+    const projects = await call(viaLogin, 'list_projects', { nameContains: 'demo-support' });
+    assert.equal(projects.isError, false, projects.text);
+    assert.match(projects.text, /demo-support-chatbot/);
+    const name = unique('mcp-login');
+    const made = await call(viaLogin, 'create_dataset', { name });
+    assert.equal(made.isError, false, made.text);
+    assert.equal((await collect(api.datasets.list({ name }))).length, 1, 'made in the workspace of the login, not of the current profile’s key');
+    const renewed = (JSON.parse(fs.readFileSync(file, 'utf8')) as { profiles: { dev: { oauth: Record<string, string> } } }).profiles.dev.oauth;
+    assert.notEqual(renewed['access_token'], issued.access_token, 'the login was renewed and written back');
+    const said = stderr.slice(before).join('');
+    assert.ok(said.includes(`serving 16 tools for ${srv().url}/api/v1 with the login of profile "dev" in ${file}`), said);
+    for (const t of [issued.access_token, issued.refresh_token, renewed['access_token']!, renewed['refresh_token']!, srv().otherApiKey]) {
+      assert.ok(![...texts, said].some((x) => x.includes(t)), 'no token or key in what the server says');
+    }
   });
 
   it('never shows the API key: not in answers, errors, descriptions or standard error', async () => {

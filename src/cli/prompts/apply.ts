@@ -93,7 +93,7 @@ export async function apply(args: Parsed, io: Io, output: Output): Promise<numbe
       return { p, outcome, link: await linkOf(conn, p, outcome) };
     } catch (e) {
       failed++;
-      return { p, error: describeError(e, conn.endpoint) };
+      return { p, error: describeError(e, conn.endpoint, conn.profile) };
     }
   });
   for (const r of results) {

@@ -3,15 +3,20 @@
 // prepared confirmation names exactly what will change, and the write happens when the confirmed tool is invoked
 // (through the implementation VS Code calls once the user confirms: vscode.lm.invokeTool outside a chat asks in a
 // modal dialog this suite cannot click). The MCP server the extension offers to MCP clients in the editor starts from
-// its definition, lists the tools and reads from the server, with the key only in what VS Code starts.
+// its definition, lists the tools and reads from the server, with the key only in what VS Code starts; signed in
+// with a LangSmith CLI profile's login, with only the profile's file and name.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { TreeNode } from '../../../src/views/treeNode';
 import type { LmApi, McpStdioDefinition } from '../../../src/agentHost/lmApi';
-import { activateWorkbench, apiKey, endpoint, get, http } from './support';
+import { activateWorkbench, apiKey, endpoint, get, http, runScripted } from './support';
+import { ScriptedPrompter } from './scriptedPrompter';
 
 const lm = (vscode as unknown as { lm: Required<LmApi> }).lm;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
@@ -185,6 +190,56 @@ describe('agent tools in the editor', function () {
       assert.match(answer.content[0]!.text, /demo-support-chatbot/);
     } finally {
       await client.close();
+    }
+  });
+
+  it('signed in with a CLI profile’s login: the MCP server gets the profile’s file and name, no key, and reads through it', async function () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-mcp-profile-'));
+    const file = path.join(dir, 'config.json');
+    const profileEndpoint = `${endpoint}/api/v1`;
+    const issued = await http<{ access_token: string; refresh_token: string }>('POST', '/__local/oauth/tokens', { expires_in: 3600 });
+    fs.writeFileSync(file, JSON.stringify({ profiles: { cli: { api_url: profileEndpoint, oauth: { ...issued, expires_at: new Date(Date.now() + 3_600_000).toISOString() } } } }));
+    const saved = { file: process.env.LANGSMITH_CONFIG_FILE, profile: process.env.LANGSMITH_PROFILE };
+    process.env.LANGSMITH_CONFIG_FILE = file;
+    delete process.env.LANGSMITH_PROFILE;
+    try {
+      const { errors } = await runScripted(api, 'langsmith.signIn', new ScriptedPrompter([{ pick: "Use profile 'cli'" }]));
+      assert.deepEqual(errors, []);
+      assert.deepEqual((await api.clients.connection.current()).profile, { file, name: 'cli' });
+
+      const [definition] = await api.agent.mcp.provideMcpServerDefinitions();
+      assert.ok(definition, 'signed in through the profile: one server');
+      assert.deepEqual(
+        ['LANGSMITH_ENDPOINT', 'LANGSMITH_CONFIG_FILE', 'LANGSMITH_PROFILE', 'LANGSMITH_API_KEY', 'LANGCHAIN_API_KEY'].map((k) => definition.env[k]),
+        [profileEndpoint, file, 'cli', null, null],
+      );
+      const resolved: McpStdioDefinition = await api.agent.mcp.resolveMcpServerDefinition({ ...definition, env: { ...definition.env } });
+      assert.equal(resolved.env['LANGSMITH_API_KEY'], null, 'no key is added: the editor’s own LANGSMITH_API_KEY is removed');
+      const offered = JSON.stringify([definition, resolved]);
+      for (const secret of [apiKey, issued.access_token, issued.refresh_token]) assert.ok(!offered.includes(secret), 'no key or token in the definition');
+
+      // Started as VS Code starts it: the extension host's environment (which has a key) with the definition's over it.
+      const env = Object.fromEntries(Object.entries({ ...process.env, ...resolved.env }).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      const client = new Client({ name: 'agent-tools-suite', version: '1.0.0' });
+      const transport = new StdioClientTransport({ command: resolved.command, args: resolved.args, env, stderr: 'pipe' });
+      let said = '';
+      transport.stderr?.on('data', (d: Buffer) => (said += d.toString()));
+      await client.connect(transport);
+      try {
+        const answer = (await client.callTool({ name: 'list_projects', arguments: { nameContains: 'demo-support' } })) as { content: { text: string }[] };
+        assert.match(answer.content[0]!.text, /demo-support-chatbot/);
+        assert.match(said, /with the login of profile "cli" in /);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await api.secrets.delete(`langsmith.profileLogin:${profileEndpoint}`);
+      await vscode.workspace.getConfiguration('langsmith').update('endpoint', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration('langsmith').update('workspaceId', undefined, vscode.ConfigurationTarget.Global);
+      if (saved.file === undefined) delete process.env.LANGSMITH_CONFIG_FILE;
+      else process.env.LANGSMITH_CONFIG_FILE = saved.file;
+      if (saved.profile !== undefined) process.env.LANGSMITH_PROFILE = saved.profile;
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
