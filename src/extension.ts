@@ -2,6 +2,8 @@
 // the window shows first. Everything else is set up a turn later by dist/workbench.js (src/workbench.ts), so
 // loading extension.js compiles only this. Nothing here touches the network, and what only some sessions use
 // (the API client and its schemas, the webview panels) is loaded when first needed.
+// First: it notes when this bundle began running.
+import { activationLine, codeStarted, hostCodeLoadMs } from './activationTime';
 import * as vscode from 'vscode';
 import { ClientService } from './auth/clientService';
 import { ConnectionState } from './auth/connection';
@@ -12,7 +14,11 @@ import type { WorkbenchApi } from './workbench';
 
 export type { WorkbenchApi } from './workbench';
 
+/** When extension.js had loaded (its imports evaluated, vscode's among them). */
+const codeLoaded = performance.now();
+
 export async function activate(context: vscode.ExtensionContext): Promise<WorkbenchApi | undefined> {
+  const called = performance.now();
   const log = createLog();
   const credentials = new Credentials(context.secrets);
   const connection = new ConnectionState(credentials);
@@ -21,10 +27,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Workbe
   context.subscriptions.push(log, credentials, connection, clients, new ConnectionStatusBar(clients));
   // The rest (views, providers, watchers, ~260 commands) is set up in the next turn of the host's event loop, not
   // in activate's synchronous part. VS Code waits for this promise before it runs a command that activated us.
+  const firstPartDone = performance.now();
   await new Promise<void>((resolve) => setImmediate(resolve));
   // A bundle of its own (dist/workbench.js), so loading extension.js compiles only this first part.
   const { setUpWorkbench } = await import('./workbench');
-  return setUpWorkbench(context, { log, credentials, connection, clients });
+  const api = await setUpWorkbench(context, { log, credentials, connection, clients });
+  const codeMs = hostCodeLoadMs(context.extension.id) ?? codeLoaded - codeStarted;
+  log.info(activationLine(codeMs, firstPartDone - called, performance.now() - firstPartDone));
+  return api;
 }
 
 export function deactivate(): void {

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Commands } from '../../../src/constants';
+import type { WorkbenchApi } from '../../../src/extension';
 
 const EXTENSION_ID = 'langsmith-workbench.langsmith-workbench';
 
@@ -26,7 +27,21 @@ describe('activation', () => {
     assert.equal(extension.isActive, true);
   });
 
-  it('registers every command contributed in package.json', async () => {
+  it('writes to its log how long its own part of activation took', async () => {
+    const { storage } = extension.exports as WorkbenchApi;
+    const logs = (dir: string): string[] =>
+      fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? logs(path.join(dir, e.name)) : e.name.endsWith('LangSmith.log') ? [path.join(dir, e.name)] : [])) : [];
+    let line: RegExpExecArray | null = null;
+    for (const end = Date.now() + 10_000; !line && Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+      for (const f of logs(storage.logUri.fsPath)) line ??= /Activated in ([\d.]+) ms \(code loaded in ([\d.]+) ms, first part ([\d.]+) ms\); views and commands ([\d.]+) ms later\./.exec(fs.readFileSync(f, 'utf8'));
+    }
+    assert.ok(line, `no activation line in the LangSmith log under ${storage.logUri.fsPath}`);
+    const [total, code, first] = [Number(line[1]), Number(line[2]), Number(line[3])];
+    assert.ok(code > 0 && first >= 0, line[0]);
+    assert.ok(Math.abs(total - code - first) <= 0.2, line[0]);
+  });
+
+    it('registers every command contributed in package.json', async () => {
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = manifest.contributes.commands.map((c) => c.command).filter((id) => !registered.has(id));
     assert.deepEqual(missing, []);
