@@ -68,7 +68,8 @@ function sizes(): Row[] {
 
 /**
  * Milliseconds to require one production bundle in a fresh Node process whose `vscode` is a stand-in (any
- * property is a no-op function): the module's compile and top-level work, without a window beside it.
+ * property is a no-op function) and whose built-in modules and loader are already loaded, as in the host: the
+ * module's compile and top-level work (and what it requires at load), without a window beside it.
  */
 function plainNodeLoadMs(file: string): number {
   const script = `
@@ -76,6 +77,9 @@ function plainNodeLoadMs(file: string): number {
     const load = Module._load;
     const stub = new Proxy(function () {}, { get: (t, k) => (k === '__esModule' ? false : stub), apply: () => stub, construct: () => stub });
     Module._load = function (request, ...rest) { return request === 'vscode' ? stub : load.call(this, request, ...rest); };
+    // As in the extension host: Node's own modules and its module loader are already warm.
+    for (const m of ['fs', 'fs/promises', 'os', 'path', 'crypto', 'url', 'util', 'events', 'child_process']) require(m);
+    require(${JSON.stringify(path.join(ROOT, 'package.json'))});
     const t0 = process.hrtime.bigint();
     require(${JSON.stringify(path.join(ROOT, 'dist', file))});
     process.stdout.write(String(Number(process.hrtime.bigint() - t0) / 1e6));`;
