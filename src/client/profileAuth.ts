@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import { LangSmithAuthError, LangSmithError } from './errors';
 import type { HttpClient, RequestAuth } from './http';
 import { displayProfilesPath, ProfilesFileError, readProfileLogin, type ProfileLogin } from './profiles';
+import { untilAborted } from './abort';
 
 /** Renew this long before the access token expires. */
 export const LOGIN_RENEW_LEEWAY_MS = 60_000;
@@ -106,26 +107,6 @@ async function withRenewLock<T>(file: string, deadline: number, what: string, wo
     const holder = await fs.readFile(stamp, 'utf8').then((t) => t.split('\n')[1]?.trim(), () => undefined);
     if (holder === owner) await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
-}
-
-/** Waits for `promise`, or rejects as soon as `signal` aborts (the shared renewal goes on for the others). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 /** The auth of requests made with a profile's OAuth login; one per client (it keeps the login it last read). */

@@ -27,6 +27,7 @@ import { around } from './around';
 import { summarize } from '../../views/format';
 import { reported } from '../reported';
 import type { PanelApp, PanelClients } from '../panels';
+import { untilAborted } from '../../client/abort';
 
 /** Examples asked for in one request (the API's page maximum). */
 const CHUNK = 100;
@@ -82,21 +83,7 @@ export function readableVersion(label: string): string {
 
 /** Resolves with `promise`, or rejects as soon as `signal` aborts (the work behind it goes on for others). */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new CancelledError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new CancelledError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
+  return untilAborted(promise, signal, () => new CancelledError());
 }
 
 interface DiffIds {
