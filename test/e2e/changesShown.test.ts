@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { LangSmithClient } from '../../src/client';
 import type { LocalServer } from '../harness/localServer';
-import { eventually, openFile, openLangSmithContainer, runCommand, screenshot, setViewOpen, sidebar, webviewFrame, withWorkbench, type Workbench } from './workbench';
+import { eventually, openFile, openLangSmithContainer, pickQuick, runCommand, screenshot, setViewOpen, sidebar, webviewFrame, withWorkbench, type Workbench } from './workbench';
 
 describe('changes shown where they are made', function () {
   let wb: Workbench;
@@ -74,17 +74,10 @@ describe('changes shown where they are made', function () {
     await client.datasets.updateTag({ datasetId: dataset.id, asOf: await latest(), tag: 'final' });
 
     await runCommand(page, 'LangSmith: Compare Versions…');
-    const pick = async (text: string, title: RegExp) => {
-      const widget = page.locator('.quick-input-widget');
-      await widget.locator('.quick-input-title, .quick-input-header', { hasText: title }).first().waitFor({ timeout: 15_000 });
-      const input = widget.locator('input').first();
-      await input.fill(text);
-      await widget.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor();
-      await input.press('Enter');
-    };
-    await pick(name, /Compare versions of a dataset/);
-    await pick('draft', /\(1\/2\): from/);
-    await pick('final', /\(2\/2\)/);
+
+    await pickQuick(page, name, /Compare versions of a dataset/);
+    await pickQuick(page, 'draft', /\(1\/2\): from/);
+    await pickQuick(page, 'final', /\(2\/2\)/);
     const diff = await eventually(async () => {
       const f = await webviewFrame(page).catch(() => null);
       return f && (await f.getByTestId('diff-list').count().catch(() => 0)) ? f : null;

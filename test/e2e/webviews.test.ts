@@ -11,7 +11,7 @@ import { getJson } from '../harness/http';
 import type { LocalServer } from '../harness/localServer';
 import { recordFigures } from '../harness/report';
 import { LangSmithClient } from '../../src/client';
-import { eventually, openLangSmithContainer, runCommand, screenshot, setTheme, setViewOpen, treeRow, webviewFrame, withWorkbench, type Workbench } from './workbench';
+import { eventually, openLangSmithContainer, pickQuick, runCommand, screenshot, setTheme, setViewOpen, treeRow, webviewFrame, withWorkbench, type Workbench } from './workbench';
 
 
 interface ExampleJson {
@@ -138,22 +138,12 @@ describe('webview apps in the workbench', function () {
     await setTheme(page, 'dark');
   });
 
-  /** Answers the open quick pick: types to filter, waits for the entry, takes it. */
-  async function pick(page: Page, text: string, title: RegExp) {
-    const widget = page.locator('.quick-input-widget');
-    await widget.locator('.quick-input-title, .quick-input-header', { hasText: title }).first().waitFor({ timeout: 15_000 });
-    const input = widget.locator('input').first();
-    await input.fill(text);
-    await widget.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor();
-    await input.press('Enter');
-  }
-
   it('compares two tagged versions of a dataset: the right rows, and a row in the diff editor', async () => {
     const { page } = wb;
     await runCommand(page, 'LangSmith: Compare Versions…');
-    await pick(page, 'demo-support-qa', /Compare versions of a dataset/);
-    await pick(page, 'v1', /\(1\/2\): from/);
-    await pick(page, 'prod', /\(2\/2\)/);
+    await pickQuick(page, 'demo-support-qa', /Compare versions of a dataset/);
+    await pickQuick(page, 'v1', /\(1\/2\): from/);
+    await pickQuick(page, 'prod', /\(2\/2\)/);
     const frame = await eventually(async () => {
       // The editor area switches from the example editor to the diff panel: look until it is there.
       const f = await webviewFrame(page).catch(() => null);

@@ -110,6 +110,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/** Answers the open quick pick whose title matches: types to filter, waits for the entry, takes it. */
+export async function pickQuick(page: Page, text: string, title: RegExp): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  await widget.locator('.quick-input-title, .quick-input-header', { hasText: title }).first().waitFor({ timeout: 15_000 });
+  const input = widget.locator('input').first();
+  await input.fill(text);
+  await widget.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor();
+  await input.press('Enter');
+}
+
 /**
  * Runs a command from the palette by its "Category: Title" label. The palette can open before the extension
  * host has registered the contributions, so an absent entry is retried for a while.
