@@ -128,7 +128,7 @@ export class LangSmithViews implements vscode.Disposable {
     else if (tool === 'tag_prompt_version' || tool === 'push_prompt') this.prompts.refresh();
   }
 
-    /** Reloads a node, its row included (a prompt's commit count after a tag change), in whichever view holds it. */
+  /** Reloads a node, its row included (a prompt's commit count after a tag change), in whichever view holds it. */
   refreshNode(node: TreeNode): void {
     const view = this.viewOf(node);
     if (view) this.rowReload = view.refreshWithRow(node);
