@@ -24,6 +24,8 @@ export async function inSteps<T>(items: readonly T[], o: Steps<T>, doneBefore = 
   let i = 0;
   try {
     await withProgress(o.title, async (signal, progress) => {
+      // A retry's notification starts where the first one stopped.
+      if (doneBefore > 0) progress.report({ increment: (100 * doneBefore) / total, message: o.progressed(doneBefore, total) });
       for (; i < items.length; i++) {
         await o.step(items[i]!, signal);
         progress.report({ increment: 100 / total, message: o.progressed(doneBefore + i + 1, total) });
