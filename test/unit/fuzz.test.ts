@@ -206,7 +206,10 @@ const edit: fc.Arbitrary<Edit> = fc.record({
 /** A real manifest with a few edits: a value replaced by another of any type, a key deleted or added. */
 function mutate(base: unknown, edits: Edit[]): unknown {
   let root = JSON.parse(JSON.stringify(base));
-  for (const e of edits) {
+  for (const edit of edits) {
+    // A copy of the value: fast-check hands out the same constant object to several edits, and putting one object
+    // inside itself would make a circular manifest that no JSON text can be.
+    const e = { ...edit, value: structuredClone(edit.value) };
     const paths = pathsOf(root);
     const path = paths[e.at % paths.length]!;
     if (!path.length) {
