@@ -48,11 +48,11 @@ const APART = {
   clientErrors: { entry: 'src/client/errors.ts', lazy: false },
   csv: { entry: 'src/common/csv.ts', lazy: true },
   // Prompt files: the prompt-file engine (YAML, manifests, sync), loaded when a prompt file is first seen.
-  promptFile: { entry: 'src/prompts/engine/index.ts', lazy: true },
+  promptFile: { entry: 'src/promptFile/index.ts', lazy: true },
   // Experiments: the evaluators and the runner, loaded when an experiment is run or an evaluators file is seen.
   experiments: { entry: 'src/experiments/index.ts', lazy: true },
   // Prompt references in source code: the finder and the lookups, loaded when a source file first holds a pull.
-  promptReferences: { entry: 'src/prompts/references/engine.ts', lazy: true },
+  promptReferences: { entry: 'src/promptReferences/engine.ts', lazy: true },
   // The agent tools in agent mode: loaded on an agent's first call.
   agent: { entry: 'src/agent/index.ts', lazy: true },
   // The panels' host side (every webview app's controller): loaded when the first panel opens or is restored.

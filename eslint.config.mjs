@@ -59,16 +59,14 @@ export default tseslint.config(
     },
   },
   // The prompt-file engine runs without VS Code too (the extension loads it apart; a command-line tool and a server
-  // use it as it is): it imports src/client and packages, never vscode, the host's rooms, nor the editor features
-  // beside it in src/prompts/ (the engine is one flat folder: a `../x` from it is src/prompts/x).
+  // use it as it is): it imports src/client and packages, never vscode nor the host's rooms (src/prompts/ among them).
   {
-    files: ['src/prompts/engine/**/*.ts'],
+    files: ['src/promptFile/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'src/prompts/engine runs without VS Code: no vscode import here.' }],
+        paths: [{ name: 'vscode', message: 'src/promptFile runs without VS Code: no vscode import here.' }],
         patterns: [
-          door(`^(\\.\\./)+(${HOST_ROOMS})(/|$)`, 'src/prompts/engine never imports the extension host’s rooms (src/client and packages only).'),
-          door('^\\.\\./(?!\\.\\./)', 'src/prompts/engine never imports the editor features of src/prompts/ (they import the engine).'),
+          door(`^(\\.\\./)+(${HOST_ROOMS})(/|$)`, 'src/promptFile never imports the extension host’s rooms (src/client and packages only).'),
         ],
       }],
     },
@@ -76,7 +74,7 @@ export default tseslint.config(
   // The experiments engine and the finder and lookup of prompt references run without VS Code as well (the command
   // line and agent tools use them).
   {
-    files: ['src/experiments/**/*.ts', 'src/prompts/references/finder.ts', 'src/prompts/references/lookup.ts', 'src/prompts/references/engine.ts'],
+    files: ['src/experiments/**/*.ts', 'src/promptReferences/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: [{ name: 'vscode', message: 'This module runs without VS Code: no vscode import here.' }],

@@ -1,7 +1,7 @@
 // The reading tools: prompts, projects, runs, traces, threads, datasets, examples, queues, experiments.
 import { z } from 'zod';
 import { collect, type LangSmithClient, type TraceRun } from '../client';
-import { fromManifest } from '../prompts/engine';
+import { fromManifest } from '../promptFile';
 import { cut, json, seconds, UUID } from './text';
 import { defineTool, READ_HINTS, ToolInputError, type AgentTool } from './tool';
 

@@ -2,7 +2,7 @@
 // searched recursively as the editor does, without node_modules and .git.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { isPromptFile, parsePromptText, type ParsedPromptFile, type Problem } from '../prompts/engine';
+import { isPromptFile, parsePromptText, type ParsedPromptFile, type Problem } from '../promptFile';
 import { UsageError } from './args';
 
 const SKIPPED = new Set(['node_modules', '.git']);

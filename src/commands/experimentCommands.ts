@@ -12,7 +12,7 @@ import { Commands } from '../constants';
 import type { EvaluatorSpec, ExperimentSummary, ModelChoice, RunOutcome } from '../experiments/types';
 import { evaluatorsFor } from '../prompts/evaluatorsDiagnostics';
 import { editablePromptFileUri, parsePromptDocument, promptFormat } from '../prompts/promptFiles';
-import { isPromptFile } from '../prompts/engine/fileNames';
+import { isPromptFile } from '../promptFile/fileNames';
 import type { PlaygroundKey } from '../protocol/playground';
 import { DatasetNode } from '../views/datasetsView';
 import { ProjectNode } from '../views/projectsView';

@@ -5,7 +5,7 @@ import type { ClientService } from '../auth/clientService';
 import { endpointProblem, hasStoredModelKey, LOCAL_MODEL, DEFAULT_MODEL, originOf, resolveModelEndpoint, storeModelKey } from '../auth/modelEndpoint';
 import { normalizeEndpoint } from '../common/config';
 import { Commands, ConfigKeys } from '../constants';
-import { isPromptFile } from '../prompts/engine/fileNames';
+import { isPromptFile } from '../promptFile/fileNames';
 import { ProjectNode, RunNode } from '../views/projectsView';
 import { CommitNode, PromptNode } from '../views/promptsView';
 import type { TreeNode } from '../views/treeNode';

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import type { LangSmithClient, PromptTag } from '../client';
-import { asPromptYamlPath, isPromptFile, promptNamedBy } from '../prompts/engine/fileNames';
+import { asPromptYamlPath, isPromptFile, promptNamedBy } from '../promptFile/fileNames';
 import { PROMPT_FILE_GLOB, promptFormat } from '../prompts/promptFiles';
 import { documentUri, promptCommitUri, showDocument } from '../views/documents';
 import { formatWhen } from '../views/format';

@@ -1,7 +1,7 @@
 // Reading an evaluators file (`*.evaluators.yaml`, format in types.ts): the evaluators it defines and every
 // problem with its place (0-based line and column), for the Problems panel. Plain Node: no vscode import.
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type YAMLMap } from 'yaml';
-import { deepest, MAX_DEPTH } from '../prompts/engine/yamlPositions';
+import { deepest, MAX_DEPTH } from '../promptFile/yamlPositions';
 import { checkJsonSchema } from './jsonSchema';
 import { EVALUATOR_TYPES, type EvaluatorSpec, type EvaluatorsFile, type EvaluatorsProblem, type EvaluatorType } from './types';
 

@@ -4,14 +4,14 @@
 import * as vscode from 'vscode';
 import { KeyedDebounce } from '../common/keyedDebounce';
 import { Commands } from '../constants';
-import type { ParsedPromptFile, Problem } from './engine';
-import { isPromptFile } from './engine/fileNames';
+import type { ParsedPromptFile, Problem } from '../promptFile';
+import { isPromptFile } from '../promptFile/fileNames';
 
-type Format = typeof import('./engine');
+type Format = typeof import('../promptFile');
 let loading: Promise<Format> | undefined;
 /** The prompt-file bundle, loaded once. */
 export function promptFormat(): Promise<Format> {
-  loading ??= import('./engine');
+  loading ??= import('../promptFile');
   return loading;
 }
 

@@ -134,7 +134,7 @@ export class LangSmithDocuments implements vscode.TextDocumentContentProvider {
   }
 
   private async promptCommitText(ref: PromptCommitRef, signal: AbortSignal): Promise<string> {
-    const format = await import('../prompts/engine');
+    const format = await import('../promptFile');
     const { manifest, repo } = await this.clients.call(async (client) => {
       const [pulled, repo] = await Promise.all([client.prompts.pull(`${ref.identifier}:${ref.commit}`, { includeModel: true, signal }), client.prompts.get(ref.identifier, { signal })]);
       return { manifest: pulled.manifest, repo };

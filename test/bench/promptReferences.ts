@@ -1,5 +1,5 @@
 /**
- * `npm run bench:refs`: finding prompt references (src/prompts/references/finder.ts) in a 5,000-line source file,
+ * `npm run bench:refs`: finding prompt references (src/promptReferences/finder.ts) in a 5,000-line source file,
  * TypeScript and Python, as the editor does on every change of a file it shows (before its debounced lookups).
  *
  *   find    one call of findPromptReferences over the whole text: median and 95th percentile of BENCH_RUNS
@@ -13,7 +13,7 @@
  * Options: BENCH_RUNS=200 · BENCH_WARMUP=20 · BENCH_LINES=5000 · --help
  */
 import fs from 'node:fs';
-import { findPromptReferences, type SourceLanguage } from '../../src/prompts/references/finder';
+import { findPromptReferences, type SourceLanguage } from '../../src/promptReferences/finder';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 200);
 const WARMUP = Number(process.env['BENCH_WARMUP'] ?? 20);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { LangSmithClient, LangSmithValidationError, collect, type Commit } from '../../src/client';
 import { chatPromptManifest, type LcNode } from '../../src/client/templates';
-import { changesBetween, fromManifest, parsePromptFile, pushPromptFile, readRemote, setCommitTag, tagNameProblem, toManifest, writePromptFile, type PromptFile, type PushOutcome } from '../../src/prompts/engine';
+import { changesBetween, fromManifest, parsePromptFile, pushPromptFile, readRemote, setCommitTag, tagNameProblem, toManifest, writePromptFile, type PromptFile, type PushOutcome } from '../../src/promptFile';
 import { withLocalServer } from '../harness/localServer';
 import { clientFor, otherClientFor, recordingFetch, unique } from './_server';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import fc from 'fast-check';
 import { MAX_FILE_NAME_BYTES, safeFileName } from '../../src/common/fileNames';
-import { promptFileName } from '../../src/prompts/engine';
+import { promptFileName } from '../../src/promptFile';
 import { HOSTILE, HOSTILE_FILE_NAMES } from '../harness/hostile';
 
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i;

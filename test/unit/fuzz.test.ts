@@ -23,7 +23,7 @@ import {
 } from '../../src/client/templates';
 import { MAX_MUSTACHE_DEPTH } from '../../src/client/templates/mustache';
 import { csvHeader } from '../../src/common/csv';
-import { fromManifest, parseManifestFile, parsePromptFile, toManifest, writePromptFile } from '../../src/prompts/engine';
+import { fromManifest, parseManifestFile, parsePromptFile, toManifest, writePromptFile } from '../../src/promptFile';
 import { openDatabase } from '../../server/db';
 import { FILTER_LIMITS } from '../../server/filter';
 import { exampleFilterSql } from '../../server/store/examplePages';

@@ -20,7 +20,7 @@ const FILES = [
   'src/prompts/references/referenceSupport.ts', 'src/prompts/references/watch.ts',
 ];
 /** Files of the prompt-file bundle (and the parser it shares with the host): they run without VS Code. */
-const NO_VSCODE = ['model', 'yamlPositions', 'parse', 'manifest', 'write', 'fileNames', 'sync', 'prompty', 'index'].map((m) => `src/prompts/engine/${m}.ts`);
+const NO_VSCODE = ['model', 'yamlPositions', 'parse', 'manifest', 'write', 'fileNames', 'sync', 'prompty', 'index'].map((m) => `src/promptFile/${m}.ts`);
 
 /** Files not scanned yet, each with its reason. */
 const EXCLUDED: Record<string, string> = {

@@ -35,12 +35,12 @@ describe('lint: the doors of the architecture', function () {
     await allowed('src/client/resources/datasets.ts', "import { MSG } from '../messages';\nexport const x = MSG;\n");
   });
 
-  it('src/prompts/engine never imports vscode, the host’s rooms or the editor features; src/client it may', async () => {
-    await refused('src/prompts/engine/parse.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n", /no-restricted-imports.*engine runs without VS Code/);
-    await refused('src/prompts/engine/sync.ts', "import { ClientService } from '../../auth/clientService';\nexport const x = ClientService;\n", /engine never imports the extension host/);
-    await refused('src/prompts/engine/write.ts', "import { Commands } from '../../constants';\nexport const x = Commands;\n", /engine never imports the extension host/);
-    await refused('src/prompts/engine/model.ts', "import { promptFormat } from '../promptFiles';\nexport const x = promptFormat;\n", /engine never imports the editor features/);
-    await allowed('src/prompts/engine/sync.ts', "import { MSG } from '../../client/messages';\nimport { toManifest } from './manifest';\nexport const x = [MSG, toManifest];\n");
+  it('src/promptFile never imports vscode, the host’s rooms or the editor features; src/client it may', async () => {
+    await refused('src/promptFile/parse.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n", /no-restricted-imports.*promptFile runs without VS Code/);
+    await refused('src/promptFile/sync.ts', "import { ClientService } from '../auth/clientService';\nexport const x = ClientService;\n", /promptFile never imports the extension host/);
+    await refused('src/promptFile/write.ts', "import { Commands } from '../constants';\nexport const x = Commands;\n", /promptFile never imports the extension host/);
+    await refused('src/promptFile/model.ts', "import { promptFormat } from '../prompts/promptFiles';\nexport const x = promptFormat;\n", /promptFile never imports the extension host/);
+    await allowed('src/promptFile/sync.ts', "import { MSG } from '../client/messages';\nimport { toManifest } from './manifest';\nexport const x = [MSG, toManifest];\n");
   });
 
   it('auth/, views/ and common/ never reach up into commands/', async () => {

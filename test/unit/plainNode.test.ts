@@ -60,7 +60,7 @@ describe('plain Node: the prompt-file engine, the client, the experiment engine,
     const bundle = path.join(dir, 'plain.js');
     // No `external`: every import must resolve to a file or a package, and `vscode` resolves to neither.
     await esbuild.build({
-      stdin: { contents: "export * as engine from './src/prompts/engine';\nexport * as client from './src/client';\nexport * as experiments from './src/experiments';\nexport * as agent from './src/agent';\n", resolveDir: root, loader: 'ts', sourcefile: 'plain.ts' },
+      stdin: { contents: "export * as engine from './src/promptFile';\nexport * as client from './src/client';\nexport * as experiments from './src/experiments';\nexport * as agent from './src/agent';\n", resolveDir: root, loader: 'ts', sourcefile: 'plain.ts' },
       bundle: true,
       platform: 'node',
       format: 'cjs',

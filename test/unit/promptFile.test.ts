@@ -29,7 +29,7 @@ import {
   type ParsedPromptFile,
   type PromptFile,
   type PromptMeta,
-} from '../../src/prompts/engine';
+} from '../../src/promptFile';
 
 type Json = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-// Prompt references in source code (src/prompts/references/finder.ts): the literals passed to LangSmith's prompt
+// Prompt references in source code (src/promptReferences/finder.ts): the literals passed to LangSmith's prompt
 // pulls in JavaScript, TypeScript and Python, with their offsets and parts; what is not one (comments, strings,
 // interpolation, raw strings, expressions, definitions); and, fuzzed, that the finder never throws and keeps
 // every offset inside the text. Then the lookups against the real local server (demo data): problems, versions,
@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LangSmithClient } from '../../src/client';
 import { parsePromptIdentifier as clientParse } from '../../src/client/ids';
-import { PromptLookup, type RunCall } from '../../src/prompts/references/lookup';
+import { PromptLookup, type RunCall } from '../../src/promptReferences/lookup';
 import { withLocalServer } from '../harness/localServer';
-import { findPromptReferences, parsePromptIdentifier, promptKey, referenceAt, sourceLanguageOf, type PromptReference, type SourceLanguage } from '../../src/prompts/references/finder';
+import { findPromptReferences, parsePromptIdentifier, promptKey, referenceAt, sourceLanguageOf, type PromptReference, type SourceLanguage } from '../../src/promptReferences/finder';
 
 const found = (text: string, language: SourceLanguage) => findPromptReferences(text, language).map((r) => r.value);
 /** What the reference's offsets cut out of the text: the literal and its inner text. */

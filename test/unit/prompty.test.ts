@@ -1,6 +1,6 @@
 // `.prompty` files convert to prompt files: roles, mustache templates, inputs, name, description and model.
 import assert from 'node:assert/strict';
-import { fromManifest, parsePromptFile, promptyName, promptyToPromptFile, toManifest, writePromptFile, type PromptFile } from '../../src/prompts/engine';
+import { fromManifest, parsePromptFile, promptyName, promptyToPromptFile, toManifest, writePromptFile, type PromptFile } from '../../src/promptFile';
 
 /** An Azure OpenAI RAG prompt: inputs with types and samples, env references, a mustache section. */
 const supportAgent = `---

@@ -1,7 +1,7 @@
 // prompts apply: does what the plan shows, with the editor's push (pushPromptFile): creates or updates the
 // prompt, commits onto the latest commit the plan saw, puts the tags on the commit (moving them, never a 409).
 import { execFile } from 'node:child_process';
-import { inPool, pushPromptFile, type PushOutcome } from '../../prompts/engine';
+import { inPool, pushPromptFile, type PushOutcome } from '../../promptFile';
 import { UsageError, type CommandSpec, type Parsed } from '../args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, connect, describeError, type Connection } from '../connection';
 import { EXIT, type Io, type Output } from '../io';

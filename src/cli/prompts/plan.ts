@@ -1,6 +1,6 @@
 // prompts plan: what applying the prompt files would do, as text or JSON, with terraform's exit codes (0 no
 // change, 2 changes, 1 error). The reading and the decisions are the engine's (planPromptFiles).
-import { planPromptFiles, tagNameProblem, type PromptFile, type PromptPlan } from '../../prompts/engine';
+import { planPromptFiles, tagNameProblem, type PromptFile, type PromptPlan } from '../../promptFile';
 import { UsageError, type CommandSpec, type OptionSpec, type Parsed } from '../args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, connect, type Connection } from '../connection';
 import { findPromptFiles, problemLine, readPromptFiles, type ReadFile } from '../files';

@@ -21,7 +21,7 @@ import {
   targetOf,
   toManifest,
   writePromptFile,
-} from '../../prompts/engine';
+} from '../../promptFile';
 import { UsageError, type CommandSpec, type Parsed } from '../args';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, connect } from '../connection';
 import { shown } from '../files';

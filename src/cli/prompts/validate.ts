@@ -2,7 +2,7 @@
 import { UsageError, type CommandSpec, type Parsed } from '../args';
 import { findPromptFiles, lineColumn, problemLine, readPromptFiles, type ReadFile } from '../files';
 import { EXIT, type Io, type Output } from '../io';
-import type { Problem } from '../../prompts/engine';
+import type { Problem } from '../../promptFile';
 
 export const validateSpec: CommandSpec = {
   name: 'prompts validate',

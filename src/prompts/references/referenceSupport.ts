@@ -9,10 +9,10 @@ import { KeyedDebounce } from '../../common/keyedDebounce';
 import { NotSignedInError, type ClientService } from '../../auth/clientService';
 import { promptCommitUri } from '../../views/documents';
 import { fenced, formatWhen } from '../../views/format';
-import type { FileMessage, PromptFile } from '../engine';
+import type { FileMessage, PromptFile } from '../../promptFile';
 import { isPromptDocument, PROMPT_FILE_GLOB, promptFormat } from '../promptFiles';
-import type * as Engine from './engine';
-import type { PromptIdentifierParts, PromptLookup, PromptReference, PromptVersion, ReferenceProblem } from './engine';
+import type * as Engine from '../../promptReferences/engine';
+import type { PromptIdentifierParts, PromptLookup, PromptReference, PromptVersion, ReferenceProblem } from '../../promptReferences/engine';
 
 /** How long typing must pause before a document's references are checked against LangSmith. */
 const CHECK_DELAY_MS = 500;

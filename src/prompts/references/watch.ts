@@ -21,7 +21,7 @@ export function watchPromptReferences(clients: ClientService): PromptReferencesH
   let support: Promise<PromptReferenceSupport> | undefined;
   let disposed = false;
   const start = () =>
-    (support ??= Promise.all([import('./referenceSupport'), import('./engine')]).then(([m, engine]) => {
+    (support ??= Promise.all([import('./referenceSupport'), import('../../promptReferences/engine')]).then(([m, engine]) => {
       const s = new m.PromptReferenceSupport(clients, engine);
       if (disposed) s.dispose();
       return s;

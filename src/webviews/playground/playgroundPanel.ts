@@ -9,7 +9,7 @@ import type { InMemoryHistoryStore, Message, PromptTemplate, Tracer } from '../.
 import { Commands } from '../../constants';
 import { NotSignedInError } from '../../auth/clientService';
 import { playgroundProject, resolveModelEndpoint, type ModelEndpoint } from '../../auth/modelEndpoint';
-import type { PromptFile } from '../../prompts/engine';
+import type { PromptFile } from '../../promptFile';
 import { editablePromptFileUri, parsePromptDocument, promptFormat } from '../../prompts/promptFiles';
 import {
   ConfigureModel,

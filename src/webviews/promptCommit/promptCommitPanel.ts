@@ -4,8 +4,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Commands } from '../../constants';
-import type { ParsedPromptFile, RemotePrompt } from '../../prompts/engine';
-import { promptNamedBy } from '../../prompts/engine/fileNames';
+import type { ParsedPromptFile, RemotePrompt } from '../../promptFile';
+import { promptNamedBy } from '../../promptFile/fileNames';
 import { editablePromptFileUri, parsePromptDocument, promptFormat } from '../../prompts/promptFiles';
 import {
   OpenCommit,

@@ -1,6 +1,6 @@
 // The prompt-file model: a readable YAML form of a LangSmith prompt (`*.prompt.yaml`) and a raw manifest
 // (`*.prompt.json`), the problems a parse reports with their place in the text, and the names LangSmith accepts.
-import type { TemplateFormat } from '../../client/templates/format';
+import type { TemplateFormat } from '../client/templates/format';
 
 export const ROLES = ['system', 'human', 'ai'] as const;
 /** The keys a prompt file may have at its top, in the order a written file has them. */

@@ -1,7 +1,7 @@
 // A prompt file to the LangChain manifest LangSmith stores, and back. Converting onto the manifest it came from
 // (`base`) gives back that very manifest when nothing changed, so a pulled file pushed unchanged is "nothing to
 // commit".
-import { fstringVariables } from '../../client/templates/fstring';
+import { fstringVariables } from '../client/templates/fstring';
 import {
   readManifest,
   writeManifest,
@@ -12,9 +12,9 @@ import {
   type PromptManifest,
   type PromptModel,
   type TextPart,
-} from '../../client/templates/manifest';
-import type { TemplateFormat } from '../../client/templates/format';
-import { mustacheVariables } from '../../client/templates/mustache';
+} from '../client/templates/manifest';
+import type { TemplateFormat } from '../client/templates/format';
+import { mustacheVariables } from '../client/templates/mustache';
 import { promptNameOfFile } from './fileNames';
 import { OWNER, PROMPT_NAME, ROLES, type FileMessage, type FilePart, type Problem, type PromptFile, type PromptMeta } from './model';
 

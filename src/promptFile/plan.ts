@@ -2,8 +2,8 @@
 // with their latest manifests (one request per hundred prompts) and only what the listing cannot tell is read
 // one by one (a prompt it does not show, a manifest it leaves out, where an existing commit tag points). The
 // decisions are pushPromptFile's, so a plan says what a push does.
-import type { LangSmithClient, PromptRepo, PromptTag } from '../../client';
-import { ListReposSchema } from '../../client/schemas';
+import type { LangSmithClient, PromptRepo, PromptTag } from '../client';
+import { ListReposSchema } from '../client/schemas';
 import { fromManifest, toManifest } from './manifest';
 import type { PromptFile, PromptMeta } from './model';
 import { rewritePromptFile } from './write';

@@ -2,8 +2,8 @@
 // variables where they are used or declared, and where the templates are (for completion).
 import Mustache from 'mustache';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type YAMLSeq } from 'yaml';
-import { MSG } from '../../client/messages';
-import { checkTemplateFormat, type TemplateFormat } from '../../client/templates/format';
+import { MSG } from '../client/messages';
+import { checkTemplateFormat, type TemplateFormat } from '../client/templates/format';
 import { promptFileKind } from './fileNames';
 import { parseManifestFile } from './manifest';
 import { OWNER, PROMPT_NAME, ROLES, TOP_KEYS, VARIABLE, type FileMessage, type FilePart, type ParsedPromptFile, type PromptFile } from './model';

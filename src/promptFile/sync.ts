@@ -2,9 +2,9 @@
 // push itself (create or update the prompt, commit on the latest commit, tag the commit). No `vscode` here; the
 // commit panel and the commands call these with the signed-in client.
 import { diffLines } from 'diff';
-import type { Commit, LangSmithClient, PromptRepo, PromptTag } from '../../client';
-import { isConflict, LangSmithValidationError } from '../../client/errors';
-import { MSG } from '../../client/messages';
+import type { Commit, LangSmithClient, PromptRepo, PromptTag } from '../client';
+import { isConflict, LangSmithValidationError } from '../client/errors';
+import { MSG } from '../client/messages';
 import { fromManifest, toManifest } from './manifest';
 import type { FileMessage, PromptFile } from './model';
 

@@ -4,8 +4,8 @@
 // connection), caches every answer for a short time and batches: the own prompts are one listing for any number
 // of names, so a file with twenty references costs one request, not twenty. One lookup serves one connection;
 // a new connection gets a new lookup.
-import type { Commit, LangSmithClient, PromptRepo, PromptTag } from '../../client';
-import { isNotFound } from '../../client/errors';
+import type { Commit, LangSmithClient, PromptRepo, PromptTag } from '../client';
+import { isNotFound } from '../client/errors';
 import { promptKey, type PromptIdentifierParts } from './finder';
 
 /** Runs one API call on the current connection (rejects when signed out or offline). */
