@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type * as Agent from '../agent';
 import type { ClientService } from '../auth/clientService';
 import { lmApi, lmClasses, type LanguageModelToolImpl, type PreparedToolInvocation } from './lmApi';
-import { fenced } from '../views/format';
+import { fenced } from '../text/format';
 import { TOOL_PREFIX } from './toolNames';
 import { isSignedIn } from '../auth/connection';
 

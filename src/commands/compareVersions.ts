@@ -6,7 +6,7 @@ import type { ClientService } from '../auth/clientService';
 import type { DatasetVersion } from '../client';
 import type { VersionRef } from '../protocol/datasetDiff';
 import { DatasetNode, VersionNode, VersionsNode } from '../views/datasetsView';
-import { formatWhen } from '../views/format';
+import { formatWhen } from '../text/format';
 import { Panels } from '../webviews/descriptors';
 import type { PanelFrame } from '../webviews/panels';
 import { ask, choose } from './ui';

@@ -11,7 +11,7 @@ import {
   validateFeedbackKey,
   validateFeedbackScore,
 } from '../common/validation';
-import { formatWhen, summarize } from '../views/format';
+import { formatWhen, summarize } from '../text/format';
 import { RunNode } from '../views/projectsView';
 import { QueueRunNode } from '../views/queuesView';
 import { Commands } from '../constants';

@@ -8,7 +8,7 @@ import type { LangSmithClient, PromptTag } from '../client';
 import { asPromptYamlPath, isPromptFile, promptNamedBy } from '../promptFile/fileNames';
 import { PROMPT_FILE_GLOB, promptFormat } from '../prompts/promptFiles';
 import { documentUri, promptCommitUri, showDocument } from '../views/documents';
-import { formatWhen } from '../views/format';
+import { formatWhen } from '../text/format';
 import { CommitNode, PromptNode } from '../views/promptsView';
 import type { LangSmithViews } from '../views/views';
 import { Panels } from '../webviews/descriptors';

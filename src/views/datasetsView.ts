@@ -2,9 +2,10 @@
 import * as vscode from 'vscode';
 import type { Dataset, DatasetVersion, Example } from '../client';
 import { exampleSplits } from '../client/exampleSplits';
-import { lastHumanMessage, lastMessage } from '../common/chatText';
+import { lastHumanMessage, lastMessage } from '../text/chatText';
 import { Commands } from '../constants';
-import { escapeMarkdown, formatWhen, markdownLines, summarize, fitDescription, rowChars } from './format';
+import { escapeMarkdown, formatWhen, summarize, fitDescription, rowChars } from '../text/format';
+import { markdownLines } from './markdown';
 import { errorNode, MessageNode, PagedParentNode, TreeNode, withSideLoad, type ViewContext } from './treeNode';
 
 const PAGE = 50;

@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import type { Project, Run } from '../client';
 import { Commands } from '../constants';
-import { askedText, escapeMarkdown, fitDescription, formatAgo, formatCount, formatLatency, formatWhen, markdownLines, summarize } from './format';
+import { askedText, escapeMarkdown, fitDescription, formatAgo, formatCount, formatLatency, formatWhen, summarize } from '../text/format';
+import { markdownLines } from './markdown';
 import { PagedParentNode, TreeNode, type ViewContext } from './treeNode';
 
 const PAGE = 50;

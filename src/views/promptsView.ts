@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import type { Commit, LangSmithClient, PromptRepo, PromptTag } from '../client';
 import type { PromptListOptions } from '../client/resources/prompts';
 import { Commands } from '../constants';
-import { escapeMarkdown, fitDescription, formatWhen, markdownLines } from './format';
+import { escapeMarkdown, fitDescription, formatWhen } from '../text/format';
+import { markdownLines } from './markdown';
 import { groupItem, PagedParentNode, TreeNode, withSideLoad, type ViewContext } from './treeNode';
 
 const PAGE = 50;

@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import type { AnnotationQueue, FeedbackConfigEntry, LangSmithClient, QueueItem, QueueItemSection, Run } from '../client';
 import { Commands } from '../constants';
-import { askedText, escapeMarkdown, formatWhen, markdownLines, summarize } from './format';
+import { askedText, escapeMarkdown, formatWhen, summarize } from '../text/format';
+import { markdownLines } from './markdown';
 import { errorNode, MessageNode, PagedParentNode, TreeNode, type ViewContext } from './treeNode';
 
 const PAGE = 50;

@@ -1,9 +1,9 @@
-// A chat example's row reads as its last human message (src/common/chatText.ts): the message shapes LangSmith
+// A chat example's row reads as its last human message (src/text/chatText.ts): the message shapes LangSmith
 // stores (OpenAI's {role, content}, LangChain's {type, content} and {type, data}, LangChain serialized {lc, id,
 // kwargs}), content as a string or a list of parts, a list of lists; anything else is not a chat and keeps its
 // preview. The demo's chat transcripts are read as the seed writes them.
 import assert from 'node:assert/strict';
-import { lastHumanMessage, lastMessage } from '../../src/common/chatText';
+import { lastHumanMessage, lastMessage } from '../../src/text/chatText';
 
 const system = { role: 'system', content: 'You are a helpful support agent.' };
 const lc = (kind: string, content: unknown) => ({ lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', kind], kwargs: { content, additional_kwargs: {} } });

@@ -2,7 +2,7 @@
 // that similar questions differ.
 import assert from 'node:assert/strict';
 import '../harness/vscodeStub';
-import { fenced, fitDescription, formatAgo, formatWhen, rowChars } from '../../src/views/format';
+import { fenced, fitDescription, formatAgo, formatWhen, rowChars } from '../../src/text/format';
 import { RUN_PREVIEW_CHARS, runLabel } from '../../src/views/projectsView';
 
 describe('sidebar row text', () => {

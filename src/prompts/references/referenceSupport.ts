@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { KeyedDebounce } from '../../common/keyedDebounce';
 import { NotSignedInError, type ClientService } from '../../auth/clientService';
 import { promptCommitUri } from '../../views/documents';
-import { fenced, formatWhen } from '../../views/format';
+import { fenced, formatWhen } from '../../text/format';
 import type { FileMessage, PromptFile } from '../../promptFile';
 import { isPromptDocument, PROMPT_FILE_GLOB, promptFormat } from '../promptFiles';
 import type * as Engine from '../../promptReferences/engine';

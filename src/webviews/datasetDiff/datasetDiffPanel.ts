@@ -24,7 +24,7 @@ import type { ParamsOf } from '../../protocol/messages';
 import { CancelledError, RequestError } from '../../protocol/router';
 import { documentUri } from '../../views/documents';
 import { around } from './around';
-import { summarize } from '../../views/format';
+import { summarize } from '../../text/format';
 import { reported } from '../reported';
 import type { PanelApp, PanelClients } from '../panels';
 import { untilAborted } from '../../client/abort';

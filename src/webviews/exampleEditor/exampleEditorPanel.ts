@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { Example, LangSmithClient } from '../../client';
 import { isNotFound, LangSmithError } from '../../client/errors';
 import { exampleSplits, metadataWithoutSplit } from '../../client/exampleSplits';
-import { lastHumanMessage } from '../../common/chatText';
+import { lastHumanMessage } from '../../text/chatText';
 import { prompter } from '../../common/prompter';
 import {
   DraftState,

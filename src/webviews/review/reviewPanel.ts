@@ -39,7 +39,7 @@ import {
 } from '../../protocol/review';
 import { RequestError } from '../../protocol/router';
 import type { FeedbackItem, LoadProblem } from '../../protocol/trace';
-import { askedText } from '../../views/format';
+import { askedText } from '../../text/format';
 import type { PanelApp, PanelClients, PanelServices } from '../panels';
 import { reported } from '../reported';
 import { feedbackItem, TraceSession } from '../trace/tracePanel';

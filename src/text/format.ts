@@ -1,5 +1,6 @@
-// Short texts for tree rows and tooltips.
-import * as vscode from 'vscode';
+// Short texts for rows, tooltips, hovers and answers: plain data in, text out. No vscode: the editor, the agent tools
+// and the command line share it. Words go through @vscode/l10n, which activation points at the extension's bundle.
+import * as l10n from '@vscode/l10n';
 
 export function formatLatency(start: string | number | null | undefined, end: string | number | null | undefined): string | undefined {
   if (start == null || end == null) return undefined;
@@ -25,18 +26,18 @@ function age(value: string | number | null | undefined, now: number): { unit: 'n
 export function formatWhen(value: string | number | null | undefined, now = Date.now()): string | undefined {
   const a = age(value, now);
   if (!a || 'date' in a) return a?.date;
-  if (a.unit === 'now') return vscode.l10n.t('just now');
-  if (a.unit === 'm') return vscode.l10n.t('{0} min ago', a.n);
-  return a.unit === 'h' ? vscode.l10n.t('{0} h ago', a.n) : vscode.l10n.t('{0} d ago', a.n);
+  if (a.unit === 'now') return l10n.t('just now');
+  if (a.unit === 'm') return l10n.t('{0} min ago', a.n);
+  return a.unit === 'h' ? l10n.t('{0} h ago', a.n) : l10n.t('{0} d ago', a.n);
 }
 
 /** How long ago, in as few characters as a narrow row has: now, 5m, 3h, 2d, else the date. */
 export function formatAgo(value: string | number | null | undefined, now = Date.now()): string | undefined {
   const a = age(value, now);
   if (!a || 'date' in a) return a?.date;
-  if (a.unit === 'now') return vscode.l10n.t('now');
-  if (a.unit === 'm') return vscode.l10n.t('{0}m', a.n);
-  return a.unit === 'h' ? vscode.l10n.t('{0}h', a.n) : vscode.l10n.t('{0}d', a.n);
+  if (a.unit === 'now') return l10n.t('now');
+  if (a.unit === 'm') return l10n.t('{0}m', a.n);
+  return a.unit === 'h' ? l10n.t('{0}h', a.n) : l10n.t('{0}d', a.n);
 }
 
 /** 1234 → 1,234; 12345 → 12.3k: token counts in a row. */
@@ -82,21 +83,12 @@ function preview(v: unknown): string {
   }
 }
 
-/** Markdown with the given lines; server text is escaped so it renders as text. */
 /** Text as a markdown code block whose fence is longer than any run of backticks in it, so nothing in it ends it. */
 export function fenced(text: string): string {
   let longest = 0;
   for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}text\n${text}\n${fence}`;
-}
-
-export function markdownLines(lines: (string | undefined)[]): vscode.MarkdownString {
-  const md = new vscode.MarkdownString();
-  md.supportHtml = false;
-  md.isTrusted = false;
-  md.appendMarkdown(lines.filter((l): l is string => l !== undefined).join('\n\n'));
-  return md;
 }
 
 export function escapeMarkdown(text: string): string {
