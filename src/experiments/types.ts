@@ -3,57 +3,9 @@
 // Plain TypeScript: no vscode import (checked by test/unit/plainNode.test.ts).
 
 // ---------------------------------------------------------------------------------------------------------------
-// Reading experiments (client.experiments)
+// Reading experiments: the shapes are the client's (`client.experiments`), which sits below this engine.
 
-/** One experiment (a project with `reference_dataset_id`), read with its stats. */
-export interface ExperimentSummary {
-  id: string;
-  name: string;
-  datasetId: string;
-  /** ms since the epoch. */
-  createdAt: number | null;
-  /** Root runs. */
-  runCount: number;
-  /** Share of root runs that errored, 0–1; null when it has none. */
-  errorRate: number | null;
-  /** Seconds. */
-  latencyP50: number | null;
-  latencyP99: number | null;
-  totalTokens: number | null;
-  totalCost: number | null;
-  /** Per feedback key over its runs. */
-  feedback: Record<string, { n: number; avg: number | null }>;
-  /** The project's `extra.metadata` (the runner writes `prompt`, `prompt_commit`, `model`, `evaluators`). */
-  metadata: Record<string, unknown>;
-}
-
-/** One feedback of a run as the comparison reads it (the latest per key). */
-export interface RunScore {
-  score: number | null;
-  value: string | null;
-  comment: string | null;
-}
-
-/** An experiment's root run for one example. */
-export interface ExperimentRun {
-  id: string;
-  traceId: string;
-  /** null when `scoresOnly` was asked. */
-  outputs: Record<string, unknown> | null;
-  error: string | null;
-  latencyMs: number | null;
-  totalTokens: number | null;
-  totalCost: number | null;
-  feedback: Record<string, RunScore>;
-}
-
-/** One example with each experiment's root run for it (null: that experiment has none; the first when several). */
-export interface ExperimentRow {
-  exampleId: string;
-  /** null when `scoresOnly` was asked. */
-  example: { inputs: Record<string, unknown>; outputs: Record<string, unknown> | null; metadata: Record<string, unknown> | null } | null;
-  runs: Record<string, ExperimentRun | null>;
-}
+export type { ExperimentRow, ExperimentRun, ExperimentSummary, RunScore } from '../client/resources/experiments';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Evaluators (`*.evaluators.yaml`)

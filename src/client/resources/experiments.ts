@@ -4,7 +4,6 @@
 // otherwise from v1: runs queried by experiments and reference examples, their feedback by run ids, the examples
 // by ids, each paged, never one request per run.
 import * as z from 'zod';
-import type { ExperimentRow, ExperimentRun, ExperimentSummary, RunScore } from '../../experiments/types';
 import { ClientContext } from '../context';
 import { LangSmithError, LangSmithNotFoundError, LangSmithValidationError } from '../errors';
 import { assertUuid } from '../ids';
@@ -23,6 +22,56 @@ import {
 } from '../schemas';
 import { iso, seg, type DateLike } from './common';
 import { RUNS_V2_MIN_VERSION, v2Path } from './runs';
+
+/** One experiment (a project with `reference_dataset_id`), read with its stats. */
+export interface ExperimentSummary {
+  id: string;
+  name: string;
+  datasetId: string;
+  /** ms since the epoch. */
+  createdAt: number | null;
+  /** Root runs. */
+  runCount: number;
+  /** Share of root runs that errored, 0–1; null when it has none. */
+  errorRate: number | null;
+  /** Seconds. */
+  latencyP50: number | null;
+  latencyP99: number | null;
+  totalTokens: number | null;
+  totalCost: number | null;
+  /** Per feedback key over its runs. */
+  feedback: Record<string, { n: number; avg: number | null }>;
+  /** The project's `extra.metadata` (the runner writes `prompt`, `prompt_commit`, `model`, `evaluators`). */
+  metadata: Record<string, unknown>;
+}
+
+/** One feedback of a run as the comparison reads it (the latest per key). */
+export interface RunScore {
+  score: number | null;
+  value: string | null;
+  comment: string | null;
+}
+
+/** An experiment's root run for one example. */
+export interface ExperimentRun {
+  id: string;
+  traceId: string;
+  /** null when `scoresOnly` was asked. */
+  outputs: Record<string, unknown> | null;
+  error: string | null;
+  latencyMs: number | null;
+  totalTokens: number | null;
+  totalCost: number | null;
+  feedback: Record<string, RunScore>;
+}
+
+/** One example with each experiment's root run for it (null: that experiment has none; the first when several). */
+export interface ExperimentRow {
+  exampleId: string;
+  /** null when `scoresOnly` was asked. */
+  example: { inputs: Record<string, unknown>; outputs: Record<string, unknown> | null; metadata: Record<string, unknown> | null } | null;
+  runs: Record<string, ExperimentRun | null>;
+}
 
 /** The most examples one rows() call (and one v2 request) takes. */
 export const EXPERIMENT_ROWS_MAX_EXAMPLES = 1000;
