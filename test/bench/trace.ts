@@ -27,8 +27,8 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { LangSmithClient } from '../../src/client';
 import type { RunDetail, TraceData, TraceState } from '../../src/protocol/trace';
-import { cutPayload } from '../../src/webviews/trace/payload';
-import { headerOf, rootOf, slimRows, toRow } from '../../src/webviews/trace/rows';
+import { cutPayload } from '../../src/webviews/run/payload';
+import { headerOf, rootOf, slimRows, toRow } from '../../src/webviews/run/rows';
 import { startLocalServer, type LocalServer } from '../harness/localServer';
 import { launchBrowser, openApp } from '../webview/harness';
 

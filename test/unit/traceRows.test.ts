@@ -2,8 +2,8 @@
 // found again by its path), runs turned into tree rows and a header.
 import assert from 'node:assert/strict';
 import { Payload, RunRow, TraceHeader } from '../../src/protocol/trace';
-import { cutPayload, valueAt, valueText, DEFAULT_LIMITS } from '../../src/webviews/trace/payload';
-import { epochMs, headerOf, rootOf, slimRows, toRow, toTurn } from '../../src/webviews/trace/rows';
+import { cutPayload, valueAt, valueText, DEFAULT_LIMITS } from '../../src/webviews/run/payload';
+import { epochMs, headerOf, rootOf, slimRows, toRow, toTurn } from '../../src/webviews/run/rows';
 import type { Run } from '../../src/client';
 
 const ROOT = '00000000-0000-4000-8000-000000000001';

@@ -42,7 +42,7 @@ import type { FeedbackItem, LoadProblem } from '../../protocol/trace';
 import { askedText } from '../../text/format';
 import type { PanelApp, PanelClients, PanelServices } from '../panels';
 import { reported } from '../reported';
-import { feedbackItem, TraceSession } from '../trace/tracePanel';
+import { feedbackItem, TraceSession } from '../run/traceSession';
 
 /** Drafts kept per queue (the most recently changed). */
 const DRAFTS_KEPT = 200;
