@@ -1,7 +1,8 @@
 // The experiment reads the comparison and the commands use, in one place: the summaries of a dataset's
 // experiments, the ids of its examples, and the rows (each example with every experiment's root run for it).
-import type { LangSmithClient } from '../../client';
-import type { ExperimentRow, ExperimentSummary } from '../../experiments/types';
+import * as l10n from '@vscode/l10n';
+import type { LangSmithClient } from '../client';
+import type { ExperimentRow, ExperimentSummary } from './types';
 
 /** Example ids asked for in one rows call: the v2 experiment-runs query answers pages of at most 100 examples,
  *  and the client asks for one page of as many as it is given. */
@@ -36,4 +37,13 @@ export async function experimentRows(
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL, chunks.length) }, worker));
   return answers.flat();
+}
+
+/** Why these experiments cannot be compared (one of another dataset), or undefined. */
+export function otherDatasetProblem(datasetId: string, summaries: Pick<ExperimentSummary, 'name' | 'datasetId'>[]): string | undefined {
+  const other = summaries.find((s) => s.datasetId !== datasetId);
+  if (!other) return undefined;
+  return other.datasetId
+    ? l10n.t('“{0}” was run on another dataset: only experiments of one dataset can be compared, example by example.', other.name)
+    : l10n.t('“{0}” is not an experiment (it has no reference dataset): only experiments of one dataset can be compared.', other.name);
 }

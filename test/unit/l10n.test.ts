@@ -17,7 +17,7 @@ const FOLDERS = ['src/auth', 'src/commands', 'src/views', 'src/webviews'];
 /** Single host files scanned too (src/common's files join when they import vscode). */
 const FILES = [
   'src/extension.ts', 'src/prompts/promptFiles.ts', 'src/common/validation.ts', 'src/prompts/evaluatorsDiagnostics.ts',
-  'src/prompts/references/referenceSupport.ts', 'src/prompts/references/watch.ts', 'src/text/format.ts',
+  'src/prompts/references/referenceSupport.ts', 'src/prompts/references/watch.ts', 'src/text/format.ts', 'src/experiments/reads.ts',
 ];
 /** Files of the prompt-file bundle (and the parser it shares with the host): they run without VS Code. */
 const NO_VSCODE = ['model', 'yamlPositions', 'parse', 'manifest', 'write', 'fileNames', 'sync', 'prompty', 'index'].map((m) => `src/promptFile/${m}.ts`);

@@ -32,7 +32,7 @@ import { setDraft } from '../../views/documents';
 import type { PanelApp, PanelServices } from '../panels';
 import { reported } from '../reported';
 import { csvOf, experimentOf, feedbackKeys, indexRow, jsonlOf, rowContent, valueText } from './compareData';
-import { experimentRows, readExperiments } from './experimentReads';
+import { experimentRows, otherDatasetProblem, readExperiments } from '../../experiments/reads';
 
 /** Rows whose contents come with the ready answer (the first screen and a little more). */
 const FIRST_ROWS = 50;
@@ -82,15 +82,6 @@ function problemOf(err: unknown): LoadProblem {
   if (err instanceof NotSignedInError) return { code: 'notSignedIn', message: err.message.slice(0, 2000) };
   if (err instanceof LangSmithNotFoundError) return { code: 'notFound', message: err.message.slice(0, 2000) };
   return { code: 'failed', message: (err instanceof Error ? err.message : String(err)).slice(0, 2000) };
-}
-
-/** Why these experiments cannot be compared (one of another dataset), or undefined. */
-export function otherDatasetProblem(datasetId: string, summaries: Pick<ExperimentSummary, 'name' | 'datasetId'>[]): string | undefined {
-  const other = summaries.find((s) => s.datasetId !== datasetId);
-  if (!other) return undefined;
-  return other.datasetId
-    ? vscode.l10n.t('“{0}” was run on another dataset: only experiments of one dataset can be compared, example by example.', other.name)
-    : vscode.l10n.t('“{0}” is not an experiment (it has no reference dataset): only experiments of one dataset can be compared.', other.name);
 }
 
 export class CompareSession {
