@@ -35,7 +35,7 @@ export interface Ctx {
   /** The user (and so the tenant) of a presented API key, found without a timing leak (see {@link KeyRing}). */
   keys: KeyRing;
   /** OAuth access and refresh tokens this server issued (`Authorization: Bearer`). */
-  oauth: OAuthTokens;
+  oauth: OAuthTokens<User>;
   tenantByHandle: Map<string, Tenant>;
   tenantById: Map<string, Tenant>;
   clock: MonotonicClock;

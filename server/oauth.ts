@@ -3,7 +3,6 @@
 // refresh token buys a new pair at the token endpoint (routes/oauth.ts) and is used up by it. Tokens live in
 // memory only: a restart forgets them, and a client then has to log in again (its refresh is refused).
 import crypto from 'node:crypto';
-import type { User } from './context';
 
 /** How long an access token lasts unless asked otherwise (seconds). */
 export const ACCESS_TOKEN_SECONDS = 3600;
@@ -17,9 +16,10 @@ export interface IssuedTokens {
 
 /**
  * Tokens by the HMAC of their text under a secret made at start-up, so that a lookup is a Map lookup on a digest
- * the caller cannot steer (no timing leak of a token), and the tokens themselves are not kept.
+ * the caller cannot steer (no timing leak of a token), and the tokens themselves are not kept. `User` is whoever a
+ * token acts as (the server's context gives its own type), kept as it was given.
  */
-export class OAuthTokens {
+export class OAuthTokens<User> {
   private readonly secret = crypto.randomBytes(32);
   private readonly access = new Map<string, { user: User; expiresAt: number }>();
   private readonly refresh = new Map<string, User>();

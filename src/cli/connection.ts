@@ -4,7 +4,7 @@
 import { LangSmithAuthError, LangSmithClient, LangSmithError, LangSmithTimeoutError, LangSmithValidationError, ProfileLoginAuth } from '../client';
 import { displayProfilesPath, profileApiKey, profilesFilePath, ProfilesFileError, readProfiles } from '../client/profiles';
 import { UsageError, type OptionSpec, type Parsed } from './args';
-import type { Io, Output } from './io';
+import type { Io, Output, ProfileSource } from './io';
 
 export const DEFAULT_ENDPOINT = 'https://api.smith.langchain.com';
 
@@ -29,15 +29,6 @@ export interface Connection {
   secrets: string[];
   /** The profile the credentials come from, when not the environment or standard input. */
   profile?: ProfileSource;
-}
-
-export interface ProfileSource {
-  file: string;
-  name: string;
-  /** Its login (OAuth), not its api_key. */
-  login: boolean;
-  /** `profile "x" in ~/.langsmith/config.json`: how errors name it. */
-  description: string;
 }
 
 /** The credentials of the profile in use, or why there are none (the end of the "No API key" sentence). */

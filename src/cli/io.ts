@@ -1,7 +1,6 @@
 // Where the command line reads and writes: standard streams in a real run, strings in tests. Every line goes
 // through one redaction, so the API key never reaches the output, whatever an error carries.
 import { createInterface } from 'node:readline';
-import type { ProfileSource } from './connection';
 
 export interface Io {
   out(text: string): void;
@@ -17,6 +16,16 @@ export interface Io {
 }
 
 export const EXIT = { ok: 0, error: 1, changes: 2 } as const;
+
+/** The LangSmith CLI profile a connection's credentials come from. */
+export interface ProfileSource {
+  file: string;
+  name: string;
+  /** Its login (OAuth), not its api_key. */
+  login: boolean;
+  /** `profile "x" in ~/.langsmith/config.json`: how errors name it. */
+  description: string;
+}
 
 /** Output that never shows the given secrets. */
 export class Output {
