@@ -6,10 +6,25 @@ import js from '@eslint/js';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-/** Host rooms of src/ that the client and the protocol never reach. */
-const HOST_ROOMS = 'auth|views|commands|webviews|prompts|common|extension|constants';
+/**
+ * The plain-Node floor of src/, bottom up: each room with the rooms of the floor it may import. Everything here runs
+ * without VS Code (the command line, the MCP server, CI, the tests without an editor); the editor rooms sit above.
+ */
+const PLAIN_FLOOR = {
+  client: [],
+  protocol: [],
+  text: [],
+  promptFile: ['client', 'text'],
+  promptReferences: ['client', 'promptFile', 'text'],
+  experiments: ['client', 'promptFile', 'text'],
+  agent: ['client', 'promptFile', 'promptReferences', 'experiments', 'text'],
+  cli: ['client', 'promptFile', 'promptReferences', 'experiments', 'agent', 'text'],
+};
+/** The editor floor of src/: rooms and top-level modules that may import vscode. */
+const EDITOR_ROOMS = ['auth', 'commands', 'common', 'views', 'webviews', 'prompts', 'agentHost', 'extension', 'workbench', 'activationTime', 'constants'];
 
 const door = (regex, message) => ({ regex, message });
+const BELOW_COMMANDS = door('^(\\.\\./)+commands(/|$)', 'This room sits below src/commands/: take ids from src/constants.ts and shared pieces from common/.');
 
 /** The server's own door, repeated where a narrower block of server/ adds one (a later block replaces the rule). */
 const SERVER_IS_ITS_OWN = {
@@ -48,53 +63,43 @@ export default tseslint.config(
   { files: ['src/**/*.ts', 'webview-ui/src/**/*.{ts,tsx}', 'server/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'error' } },
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
 
-  // Doors. The client and the protocol run without VS Code and know nothing of the host's rooms.
-  {
-    files: ['src/client/**/*.ts', 'src/protocol/**/*.ts'],
+  // Doors, floor one: the plain-Node engines (see PLAIN_FLOOR). Each runs without VS Code, imports no editor room,
+  // and of the floor only the rooms below it.
+  ...Object.entries(PLAIN_FLOOR).map(([room, below]) => ({
+    files: [`src/${room}/**/*.ts`],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'src/client and src/protocol run without VS Code: no vscode import here.' }],
-        patterns: [door(`^(\\.\\./)+(${HOST_ROOMS})(/|$)`, 'src/client and src/protocol never import the extension host’s rooms.')],
-      }],
-    },
-  },
-  // The prompt-file engine runs without VS Code too (the extension loads it apart; a command-line tool and a server
-  // use it as it is): it imports src/client and packages, never vscode nor the host's rooms (src/prompts/ among them).
-  {
-    files: ['src/promptFile/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'src/promptFile runs without VS Code: no vscode import here.' }],
+        paths: [{ name: 'vscode', message: `src/${room} runs in plain Node (the command line, the MCP server, CI): no vscode import here.` }],
         patterns: [
-          door(`^(\\.\\./)+(${HOST_ROOMS})(/|$)`, 'src/promptFile never imports the extension host’s rooms (src/client and packages only).'),
+          door(`^(\\.\\./)+(${EDITOR_ROOMS.join('|')})(/|$)`, `src/${room} is on the plain-Node floor: it never imports an editor room (${EDITOR_ROOMS.join(', ')}).`),
+          ...(Object.keys(PLAIN_FLOOR).filter((r) => r !== room && !below.includes(r)).length
+            ? [door(`^(\\.\\./)+(${Object.keys(PLAIN_FLOOR).filter((r) => r !== room && !below.includes(r)).join('|')})(/|$)`, `src/${room} imports only ${below.length ? below.map((r) => `src/${r}`).join(', ') : 'packages'} of the plain-Node floor: the others sit above it.`)]
+            : []),
         ],
       }],
     },
-  },
-  // The experiments engine and the finder and lookup of prompt references run without VS Code as well (the command
-  // line and agent tools use them).
-  {
-    files: ['src/experiments/**/*.ts', 'src/promptReferences/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'This module runs without VS Code: no vscode import here.' }],
-        patterns: [
-          door('^(\\.\\./)+(auth|views|commands|webviews|common|extension|constants)(/|$)', 'This module never imports the extension host’s rooms (src/client, the engines and packages only).'),
-          door('^(\\.\\./)+prompts/(?!engine/)', 'Of src/prompts/ this module imports only the prompt-file engine.'),
-        ],
-      }],
-    },
-  },
-  // Constants are the ground floor: they import nothing of the project.
+  })),
+  // Constants are the ground floor of the editor: they import nothing of the project.
   {
     files: ['src/constants.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [door('^\\.', 'src/constants.ts is the ground floor: it imports nothing of the project.')] }] },
   },
-  // Nothing reaches up into commands/ from the rooms below it: commands open panels and call views, never the
-  // other way round (a panel that needs a picker takes it from common/).
+  // Floor two, the editor. Nothing reaches up into commands/ from the rooms below it: commands open panels and call
+  // views, never the other way round (a panel that needs a picker takes it from common/).
   {
-    files: ['src/auth/**/*.ts', 'src/views/**/*.ts', 'src/common/**/*.ts', 'src/webviews/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [door('^(\\.\\./)+commands(/|$)', 'auth/, views/, common/ and webviews/ sit below commands/: take ids from src/constants.ts and shared pieces from common/.')] }] },
+    files: ['src/auth/**/*.ts', 'src/views/**/*.ts', 'src/common/**/*.ts', 'src/prompts/**/*.ts', 'src/agentHost/**/*.ts', 'src/webviews/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [BELOW_COMMANDS] }] },
+  },
+  // A panel's host side sees the frame (src/webviews/*.ts) and the pieces panels share (src/webviews/run/), never
+  // another panel's folder (panel folders are flat, so `../x/` from one is another panel's).
+  {
+    files: ['src/webviews/*/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [BELOW_COMMANDS, door('^\\.\\./(?!run/)[^./][^/]*/', 'A panel never imports another panel’s folder: what two panels share goes in src/webviews/run/ (or a plain engine).')] }] },
+  },
+  // Commands open a panel through the frame (descriptors, PanelFrame), never by reaching into its folder.
+  {
+    files: ['src/commands/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [door('^(\\.\\./)+webviews/(?!run/)[^/]+/', 'Commands open panels through src/webviews/descriptors.ts and panels.ts, never by importing a panel’s folder.')] }] },
   },
   // The local server imitates LangSmith: it shares no code with the client.
   { files: ['server/**/*.ts'], rules: { 'no-restricted-imports': ['error', SERVER_IS_ITS_OWN] } },
@@ -129,6 +134,21 @@ export default tseslint.config(
         { selector: "AssignmentExpression[left.property.name=/^(innerHTML|outerHTML)$/]", message: 'Server text is rendered as text, never as HTML.' },
         { selector: "CallExpression[callee.name='acquireVsCodeApi']", message: 'Only webview-ui/src/common/vscode.ts calls acquireVsCodeApi (tests fake it there).' },
       ],
+    },
+  },
+  // An app never imports another app's folder (app folders are flat, so `../x/` from one is another app): what two
+  // apps share goes in webview-ui/src/common/.
+  {
+    files: ['webview-ui/src/apps/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'Webviews talk to the host through src/protocol messages only.' }],
+        patterns: [
+          door('^(\\.\\./)+src/(?!protocol/)', 'webview-ui imports only src/protocol from the host side.'),
+          door('^@vscode/webview-ui-toolkit', 'The toolkit is deprecated upstream: use it through webview-ui/src/common/components only.'),
+          door('^\\.\\./[^./][^/]*/', 'A webview app never imports another app’s folder: what two apps share goes in webview-ui/src/common/.'),
+        ],
+      }],
     },
   },
   {

@@ -27,25 +27,44 @@ const allowed = async (file: string, code: string) => assert.deepEqual(await err
 describe('lint: the doors of the architecture', function () {
   this.timeout(60_000);
 
-  it('src/client and src/protocol never import vscode or the host’s rooms', async () => {
-    await refused('src/client/resources/datasets.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n", /no-restricted-imports.*run without VS Code/);
-    await refused('src/client/index.ts', "import { Commands } from '../constants';\nexport const x = Commands;\n", /never import the extension host/);
-    await refused('src/client/resources/datasets.ts', "import { ClientService } from '../../auth/clientService';\nexport const x = ClientService;\n", /never import the extension host/);
-    await refused('src/protocol/hello.ts', "import { Panels } from '../webviews/descriptors';\nexport const x = Panels;\n", /never import the extension host/);
-    await allowed('src/client/resources/datasets.ts', "import { MSG } from '../messages';\nexport const x = MSG;\n");
-  });
+  // One file of each room of the plain-Node floor (an existing file: type information needs one), an editor room it
+  // must not reach, a room of the floor above it, and one below it that it may import.
+  const PLAIN: { file: string; editor: string; above?: string; below?: string }[] = [
+    { file: 'src/client/resources/datasets.ts', editor: '../../auth/clientService', above: '../../promptFile', below: '../messages' },
+    { file: 'src/protocol/hello.ts', editor: '../webviews/descriptors', above: '../client' },
+    { file: 'src/text/format.ts', editor: '../views/markdown', above: '../client' },
+    { file: 'src/promptFile/sync.ts', editor: '../prompts/promptFiles', above: '../experiments', below: '../client/messages' },
+    { file: 'src/promptReferences/lookup.ts', editor: '../common/keyedDebounce', above: '../agent', below: '../promptFile' },
+    { file: 'src/experiments/run.ts', editor: '../webviews/descriptors', above: '../agent', below: '../promptFile' },
+    { file: 'src/agent/reads.ts', editor: '../agentHost/toolNames', above: '../cli/io', below: '../experiments' },
+    { file: 'src/cli/main.ts', editor: '../constants', below: '../agent' },
+  ];
 
-  it('src/promptFile never imports vscode, the host’s rooms or the editor features; src/client it may', async () => {
-    await refused('src/promptFile/parse.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n", /no-restricted-imports.*promptFile runs without VS Code/);
-    await refused('src/promptFile/sync.ts', "import { ClientService } from '../auth/clientService';\nexport const x = ClientService;\n", /promptFile never imports the extension host/);
-    await refused('src/promptFile/write.ts', "import { Commands } from '../constants';\nexport const x = Commands;\n", /promptFile never imports the extension host/);
-    await refused('src/promptFile/model.ts', "import { promptFormat } from '../prompts/promptFiles';\nexport const x = promptFormat;\n", /promptFile never imports the extension host/);
-    await allowed('src/promptFile/sync.ts', "import { MSG } from '../client/messages';\nimport { toManifest } from './manifest';\nexport const x = [MSG, toManifest];\n");
-  });
+  for (const { file, editor, above, below } of PLAIN) {
+    const room = file.split('/')[1];
+    it(`src/${room} (plain-Node floor) never imports vscode or an editor room${above ? ', nor a room above it' : ''}`, async () => {
+      await refused(file, "import * as vscode from 'vscode';\nexport const x = vscode;\n", new RegExp(`no-restricted-imports.*src/${room} runs in plain Node`));
+      await refused(file, `import * as m from '${editor}';\nexport const x = m;\n`, new RegExp(`src/${room} is on the plain-Node floor: it never imports an editor room`));
+      if (above) await refused(file, `import * as m from '${above}';\nexport const x = m;\n`, new RegExp(`src/${room} imports only .* of the plain-Node floor`));
+      if (below) await allowed(file, `import * as m from '${below}';\nexport const x = m;\n`);
+    });
+  }
 
-  it('auth/, views/ and common/ never reach up into commands/', async () => {
-    await refused('src/views/treeNode.ts', "import { prompter } from '../commands/prompter';\nexport const x = prompter;\n", /sit below commands/);
+  it('auth/, views/, common/, prompts/, agentHost/ and webviews/ never reach up into commands/', async () => {
+    await refused('src/views/treeNode.ts', "import { prompter } from '../commands/prompter';\nexport const x = prompter;\n", /sits below src\/commands/);
+    await refused('src/agentHost/mcpServer.ts', "import * as m from '../commands/promptCommands';\nexport const x = m;\n", /sits below src\/commands/);
+    await refused('src/webviews/trace/tracePanel.ts', "import * as m from '../../commands/traceCommands';\nexport const x = m;\n", /sits below src\/commands/);
     await allowed('src/views/treeNode.ts', "import { Commands } from '../constants';\nexport const x = Commands;\n");
+  });
+
+  it('a panel never imports another panel’s folder, and commands never reach into one', async () => {
+    await refused('src/webviews/review/reviewPanel.ts', "import { traceApp } from '../trace/tracePanel';\nexport const x = traceApp;\n", /never imports another panel’s folder/);
+    await allowed('src/webviews/review/reviewPanel.ts', "import { TraceSession } from '../run/traceSession';\nimport { reported } from '../reported';\nexport const x = [TraceSession, reported];\n");
+    await allowed('src/webviews/panels.ts', "import { ClientService } from '../auth/clientService';\nexport const x = ClientService;\n");
+    await refused('src/commands/experimentCommands.ts', "import { CompareSession } from '../webviews/compare/comparePanel';\nexport const x = CompareSession;\n", /never by importing a panel’s folder/);
+    await allowed('src/commands/experimentCommands.ts', "import { Panels } from '../webviews/descriptors';\nexport const x = Panels;\n");
+    await refused('webview-ui/src/apps/review/door.tsx', "import * as m from '../trace/App';\nexport const x = m;\n", /never imports another app’s folder/);
+    await allowed('webview-ui/src/apps/review/door.tsx', "import * as m from '../../common/app';\nimport * as n from './door2';\nexport const x = [m, n];\n");
   });
 
   it('the constants import nothing of the project', async () => {
@@ -82,7 +101,7 @@ describe('lint: the doors of the architecture', function () {
   });
 
   it('webviews/ never reaches up into commands/', async () => {
-    await refused('src/webviews/html.ts', "import { registerCommand } from '../commands/registerCommand';\nexport const x = registerCommand;\n", /webviews\/ sit below commands/);
+    await refused('src/webviews/html.ts', "import { registerCommand } from '../commands/registerCommand';\nexport const x = registerCommand;\n", /sits below src\/commands/);
     await allowed('src/webviews/html.ts', "import { Commands } from '../constants';\nexport const x = Commands;\n");
   });
 
