@@ -7,7 +7,7 @@ import { ListReposSchema } from '../client/schemas';
 import { fromManifest, toManifest } from './manifest';
 import type { PromptFile, PromptMeta } from './model';
 import { rewritePromptFile } from './write';
-import { attributeUpdates, canonicalJson, changesBetween, targetOf, type Change, type PromptTarget } from './sync';
+import { attributeUpdates, canonicalJson, changesBetween, targetOf, type Change, type KnownRemote, type PromptTarget, type TagState } from './sync';
 
 export interface AttributeStep {
   name: 'description' | 'readme' | 'tags' | 'visibility';
@@ -15,10 +15,8 @@ export interface AttributeStep {
   to: string;
 }
 
-export interface TagStep {
-  name: string;
-  /** add: a new tag; move: it points elsewhere now; keep: it already names the commit. */
-  action: 'add' | 'move' | 'keep';
+/** add: a new tag; move: it points elsewhere now; keep: it already names the commit. */
+export interface TagStep extends TagState {
   /** Where a tag to move points now. */
   from?: string;
 }
@@ -39,6 +37,8 @@ export interface PromptPlan {
   latest: string | null;
   /** Whether applying would change anything. */
   changed: boolean;
+  /** What was read, for the push that applies the plan (pushPromptFile's `known`): it need not read it again. */
+  known: KnownRemote;
 }
 
 export interface PlanOptions {
@@ -147,13 +147,14 @@ export async function planPromptFiles(client: LangSmithClient, files: readonly P
   return inPool(files, concurrency, async (file, i): Promise<PromptPlan> => {
     const target = targets[i]!;
     const identifier = file.identifier!;
-    const empty = { identifier, target, create: false, attributes: [], commit: null, tags: [], latest: null, changed: false };
+    const empty = { identifier, target, create: false, attributes: [], commit: null, tags: [], latest: null, changed: false, known: { repo: null, manifest: undefined } };
     if (target.refusal) return { ...empty, refusal: target.refusal };
     const remote = remotes.get(target.name)!;
     const repo = remote.repo;
     if (!repo) {
       const changes = changesBetween({ manifest: undefined, repo: null }, file);
-      return { ...empty, create: true, commit: { parent: null, changes }, tags: wanted.map((name) => ({ name, action: 'add' })), changed: true };
+      const tags = wanted.map((name): TagStep => ({ name, action: 'add' }));
+      return { ...empty, create: true, commit: { parent: null, changes }, tags, changed: true, known: { repo: null, manifest: undefined, tags } };
     }
     const latest = repo.last_commit_hash ?? null;
     const attributes = attributeUpdates(file, repo).names.map((name) => ({ name, ...attributeText(name, file, repo) }));
@@ -180,7 +181,7 @@ export async function planPromptFiles(client: LangSmithClient, files: readonly P
       });
     }
     const changed = attributes.length > 0 || commit !== null || tags.some((t) => t.action !== 'keep');
-    return { ...empty, attributes, commit, tags, latest, changed };
+    return { ...empty, attributes, commit, tags, latest, changed, known: { repo, manifest, tags } };
   });
 }
 

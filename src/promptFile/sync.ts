@@ -3,7 +3,7 @@
 // commit panel and the commands call these with the signed-in client.
 import { diffLines } from 'diff';
 import type { Commit, LangSmithClient, PromptRepo, PromptTag } from '../client';
-import { isConflict, LangSmithValidationError } from '../client/errors';
+import { isConflict, isNotFound, LangSmithValidationError } from '../client/errors';
 import { MSG } from '../client/messages';
 import { fromManifest, toManifest } from './manifest';
 import type { FileMessage, PromptFile } from './model';
@@ -157,6 +157,22 @@ export function changesBetween(remote: { manifest: unknown; repo: PromptRepo | n
 
 // ---------- push ----------
 
+/** A commit tag asked for, as last read: add (it does not exist), move (it does), keep (it names the latest commit). */
+export interface TagState {
+  name: string;
+  action: 'add' | 'move' | 'keep';
+}
+
+/** What was read of a prompt just before a push (a plan's reads), so that the push does not read it again. */
+export interface KnownRemote {
+  /** The prompt (null: it did not exist). */
+  repo: PromptRepo | null;
+  /** The manifest of the latest commit (the push's `expectedParent`), with its model; undefined without one. */
+  manifest: unknown;
+  /** Where the commit tags asked for stood; a tag not here is looked up (the prompt's tags listed once). */
+  tags?: TagState[];
+}
+
 export interface PushOptions {
   /** The latest commit the user saw (null: the prompt had none). A different one now means someone committed since. */
   expectedParent: string | null;
@@ -165,6 +181,11 @@ export interface PushOptions {
   commitTags?: string[];
   /** For a prompt that does not exist yet. */
   create?: { description?: string; isPublic?: boolean };
+  /**
+   * The prompt as read with `expectedParent` as its latest commit: the push then reads only the latest commit
+   * (whether someone committed since) and writes. A prompt made or deleted since is read again in full.
+   */
+  known?: KnownRemote;
   signal?: AbortSignal;
 }
 
@@ -176,14 +197,26 @@ export type PushOutcome =
 /** Puts a tag on a commit: moves it when it exists (never a conflict), creates it otherwise. */
 export async function setCommitTag(client: LangSmithClient, identifier: string, tagName: string, commitId: string, signal?: AbortSignal): Promise<void> {
   const existing = await client.prompts.listTags(identifier, { signal });
-  if (existing.some((t) => t.tag_name === tagName)) {
-    await client.prompts.moveTag(identifier, { tagName, commitId, signal });
+  await putCommitTag(client, identifier, tagName, commitId, existing.some((t) => t.tag_name === tagName), signal);
+}
+
+/**
+ * Puts a tag on a commit, knowing whether it exists: one request (a move or a creation), two when that changed
+ * since it was read (a tag created in between is moved, one deleted in between is created).
+ */
+async function putCommitTag(client: LangSmithClient, identifier: string, tagName: string, commitId: string, exists: boolean, signal?: AbortSignal): Promise<void> {
+  if (exists) {
+    try {
+      await client.prompts.moveTag(identifier, { tagName, commitId, signal });
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+      await client.prompts.createTag(identifier, { tagName, commitId, signal });
+    }
     return;
   }
   try {
     await client.prompts.createTag(identifier, { tagName, commitId, signal });
   } catch (e) {
-    // Someone created it in between: move it.
     if (!isConflict(e)) throw e;
     await client.prompts.moveTag(identifier, { tagName, commitId, signal });
   }
@@ -230,7 +263,9 @@ export function attributeUpdates(file: PromptFile, repo: PromptRepo): AttributeU
 /**
  * Pushes a prompt file: refuses another tenant's prompt before anything is sent, stops when someone committed
  * since `expectedParent`, creates the prompt when absent or updates the attributes the file changes, commits
- * the manifest onto the latest commit unless it is the same content, and tags the commit.
+ * the manifest onto the latest commit unless it is the same content, and tags the commit. With `known` (what a
+ * plan read) the prompt is not read again: one read of the latest commit for an existing prompt, none for a
+ * missing one (its creation fails if someone made it since), then the writes.
  */
 export async function pushPromptFile(client: LangSmithClient, file: PromptFile, o: PushOptions): Promise<PushOutcome> {
   if (!file.identifier) throw new LangSmithValidationError('This prompt file names no prompt: add `prompt: <name>` at the top.');
@@ -242,15 +277,38 @@ export async function pushPromptFile(client: LangSmithClient, file: PromptFile, 
   const target = await resolveTarget(client, file.identifier, 'create a commit', signal);
   if (target.refusal) throw new LangSmithValidationError(target.refusal);
   const id = target.identifier;
-  const repo = await client.prompts.get(id, { signal });
-  const latest = repo ? await firstCommit(client, id, signal) : null;
+  const known = o.known;
+  let repo: PromptRepo | null;
+  let latest: Commit | null;
+  if (known?.repo) {
+    repo = known.repo;
+    try {
+      latest = await firstCommit(client, id, signal);
+    } catch (e) {
+      // Deleted since it was read: decide on what is there now.
+      if (!isNotFound(e)) throw e;
+      return pushPromptFile(client, file, { ...o, known: undefined });
+    }
+  } else if (known) {
+    repo = null;
+    latest = null;
+  } else {
+    repo = await client.prompts.get(id, { signal });
+    latest = repo ? await firstCommit(client, id, signal) : null;
+  }
   if ((latest?.commit_hash ?? null) !== o.expectedParent) return { status: 'stale', latest: latest?.commit_hash ?? null };
 
   let created = false;
   const updated: string[] = [];
   if (!repo) {
     const isPublic = o.create?.isPublic ?? file.visibility === 'public';
-    await client.prompts.create(id, { description: o.create?.description ?? file.description, readme: file.readme, tags: file.tags, isPublic, signal });
+    try {
+      await client.prompts.create(id, { description: o.create?.description ?? file.description, readme: file.readme, tags: file.tags, isPublic, signal });
+    } catch (e) {
+      // Made by someone else since it was read: decide on what is there now.
+      if (!known || !isConflict(e)) throw e;
+      return pushPromptFile(client, file, { ...o, known: undefined });
+    }
     created = true;
   } else {
     const { attrs, names } = attributeUpdates(file, repo);
@@ -258,25 +316,37 @@ export async function pushPromptFile(client: LangSmithClient, file: PromptFile, 
     if (updated.length) await client.prompts.update(id, { ...attrs, signal });
   }
 
-  const base = latest ? (await client.prompts.pull(`${id}:${latest.commit_hash}`, { includeModel: true, signal })).manifest : undefined;
+  const base = !latest ? undefined : known?.manifest !== undefined ? known.manifest : (await client.prompts.pull(`${id}:${latest.commit_hash}`, { includeModel: true, signal })).manifest;
   const manifest = toManifest(file, base);
-  const tagAll = async (commitId: string) => {
-    for (const t of o.commitTags ?? []) await setCommitTag(client, id, t, commitId, signal);
+  const steps = new Map((known?.tags ?? []).map((t) => [t.name, t.action]));
+  let listed: Promise<Set<string>> | undefined;
+  const exists = async (name: string) => {
+    const step = steps.get(name);
+    if (step) return step !== 'add';
+    // The prompt's tags are listed once, whatever the number of tags.
+    listed ??= client.prompts.listTags(id, { signal }).then((ts) => new Set(ts.map((t) => t.tag_name)));
+    return (await listed).has(name);
+  };
+  const tagAll = async (commitId: string, onLatest: boolean) => {
+    for (const t of o.commitTags ?? []) {
+      if (onLatest && steps.get(t) === 'keep') continue;
+      await putCommitTag(client, id, t, commitId, await exists(t), signal);
+    }
     return o.commitTags ?? [];
   };
   if (latest && base !== undefined && canonicalJson(manifest) === canonicalJson(base)) {
-    return { status: 'nothingToCommit', commitHash: latest.commit_hash, updated, tags: latest.id ? await tagAll(latest.id) : [] };
+    return { status: 'nothingToCommit', commitHash: latest.commit_hash, updated, tags: latest.id ? await tagAll(latest.id, true) : [] };
   }
   let result;
   try {
-    result = await client.prompts.createCommit(id, manifest, { parentCommitHash: latest?.commit_hash, description: o.description || undefined, signal });
+    result = await client.prompts.createCommit(id, manifest, { parentCommitHash: latest?.commit_hash, description: o.description || undefined, exists: true, signal });
   } catch (e) {
     if (isConflict(e) && /nothing to commit/i.test(e.message) && latest) {
-      return { status: 'nothingToCommit', commitHash: latest.commit_hash, updated, tags: latest.id ? await tagAll(latest.id) : [] };
+      return { status: 'nothingToCommit', commitHash: latest.commit_hash, updated, tags: latest.id ? await tagAll(latest.id, true) : [] };
     }
     throw e;
   }
   const commitId = result.commit.id ?? '';
-  const tags = commitId ? await tagAll(commitId) : [];
+  const tags = commitId ? await tagAll(commitId, false) : [];
   return { status: 'pushed', commitHash: result.commit_hash, commitId, url: result.url, created, updated, tags };
 }

@@ -1,12 +1,16 @@
 // The command line against the real local server, run as CI runs it: dist/cli.js built by esbuild, started as
-// a `node` child process in a folder of prompt files, with the connection in its environment. Every output of
-// every run is kept and checked at the end for the API keys.
+// a `node` child process in a folder of prompt files, with the connection in its environment (and once in
+// process, to answer apply's question on a "terminal"). Every output of every run is kept and checked at the end
+// for the API keys.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { collect } from '../../src/client';
+import { chatPromptManifest } from '../../src/client/templates';
+import type { Io } from '../../src/cli/io';
+import { run } from '../../src/cli/main';
 import { rawRequest } from '../harness/http';
 import { withLocalServer } from '../harness/localServer';
 import { clientFor, otherClientFor, unique } from './_server';
@@ -183,6 +187,87 @@ describe('command line (dist/cli.js as a child process)', function () {
     expectCode(await cli(['prompts', 'apply', '--yes', '--tag', 'staging', '--tag', 'production'], { cwd: dir }), 0);
     assert.equal((await client.prompts.listTags(name)).find((t) => t.tag_name === 'production')?.commit_hash, await latest());
     expectCode(await cli(['prompts', 'plan', '--tag', 'staging', '--tag', 'production'], { cwd: dir }), 0);
+  });
+
+  /** The requests a command line run made, counted by the server (GET /__local/stats before and after). */
+  async function counted(args: string[], cwd: string, code: number): Promise<{ made: number; r: Result }> {
+    const stats = async () => ((await rawRequest(srv(), 'GET', '/__local/stats')).body as { requests: number }).requests;
+    const before = await stats();
+    const r = await cli(args, { cwd });
+    // The first stats request is counted once it has answered, so it is in the second count.
+    const made = (await stats()) - before - 1;
+    expectCode(r, code);
+    return { made, r };
+  }
+
+  it('apply makes at most 3 requests per changed file beyond its plan, and none for an unchanged one', async () => {
+    // Seven prompts: enough for the plan to list them with their manifests rather than read them one by one.
+    const names = Array.from({ length: 7 }, (_, i) => unique(`cli-count${i}`));
+    const dir = folder(Object.fromEntries(names.map((n) => [`${n}.prompt.yaml`, demoFile(n)])));
+    const tag = ['--tag', 'staging'];
+    await counted(['prompts', 'apply', '--yes', ...tag], dir, 0);
+
+    const changed = names.slice(0, 2);
+    for (const n of changed) fs.writeFileSync(path.join(dir, `${n}.prompt.yaml`), demoFile(n, `Changed: {max_words} words for ${n}.`));
+    const plan = await counted(['prompts', 'plan', ...tag], dir, 2);
+    const apply = await counted(['prompts', 'apply', '--yes', ...tag], dir, 0);
+    assert.match(apply.r.stdout, /Applied 2 of 2\./);
+    const perChanged = (apply.made - plan.made) / changed.length;
+    assert.ok(perChanged <= 3, `${perChanged} requests per changed file beyond the plan's ${plan.made} (apply made ${apply.made})`);
+    const client = clientFor(srv());
+    for (const n of changed) {
+      const [latest] = await collect(client.prompts.listCommits(n, { limit: 1 }));
+      assert.equal((await client.prompts.listTags(n)).find((t) => t.tag_name === 'staging')?.commit_hash, latest!.commit_hash, `staging on ${n}'s new commit`);
+    }
+
+    // Nothing changed: apply reads what its plan reads and nothing more; the tag costs one read per prompt.
+    const untaggedPlan = await counted(['prompts', 'plan'], dir, 0);
+    const untagged = await counted(['prompts', 'apply', '--yes'], dir, 0);
+    assert.match(untagged.r.stdout, /Nothing to apply\./);
+    assert.equal(untagged.made, untaggedPlan.made);
+    const taggedPlan = await counted(['prompts', 'plan', ...tag], dir, 0);
+    const tagged = await counted(['prompts', 'apply', '--yes', ...tag], dir, 0);
+    assert.equal(tagged.made, taggedPlan.made);
+    const perUnchanged = (tagged.made - untagged.made) / names.length;
+    assert.ok(perUnchanged <= 1, `${perUnchanged} requests per unchanged file for the tag`);
+  });
+
+  it('in process: a commit made while apply asks is caught, that file is not applied, exit 1', async () => {
+    const name = unique('cli-race');
+    const dir = folder({ [`${name}.prompt.yaml`]: demoFile(name) });
+    expectCode(await cli(['prompts', 'apply', '--yes', '--tag', 'staging'], { cwd: dir }), 0);
+    const client = clientFor(srv());
+    const latest = async () => (await collect(client.prompts.listCommits(name, { limit: 1 })))[0]!.commit_hash;
+    const planned = await latest();
+    fs.writeFileSync(path.join(dir, `${name}.prompt.yaml`), demoFile(name, 'Mine: {max_words} words.').replace('Summarizes', 'Now summarizes'));
+
+    let out = '';
+    let err = '';
+    let theirs = '';
+    const io: Io = {
+      out: (t) => (out += t),
+      err: (t) => (err += t),
+      interactive: true,
+      readStdin: async () => '',
+      // Someone commits while the question waits, after the plan was read and printed.
+      ask: async (question) => {
+        out += question;
+        theirs = (await client.prompts.createCommit(name, chatPromptManifest([{ role: 'system', template: 'Theirs: {x}' }]))).commit_hash;
+        return 'y';
+      },
+      cwd: dir,
+      env: { LANGSMITH_ENDPOINT: srv().url, LANGSMITH_API_KEY: srv().apiKey, LANGSMITH_CONFIG_FILE: path.join(work, 'no-such-config.json') },
+    };
+    const code = await run(['prompts', 'apply', '--tag', 'staging'], io);
+    outputs.push(out, err);
+    assert.equal(code, 1, `stdout:\n${out}\nstderr:\n${err}`);
+    assert.match(out, new RegExp(`\\+ commit on ${planned.slice(0, 8)}:`));
+    assert.match(err, new RegExp(`${name}: changed on LangSmith since the plan \\(latest commit now ${theirs.slice(0, 8)}\\): nothing applied`));
+    assert.match(out, /Applied 0 of 1\./);
+    assert.equal(await latest(), theirs);
+    assert.equal((await collect(client.prompts.listCommits(name))).length, 2);
+    assert.equal((await client.prompts.listTags(name)).find((t) => t.tag_name === 'staging')?.commit_hash, planned);
+    assert.equal((await client.prompts.get(name))?.description, 'Summarizes support tickets.');
   });
 
   it('describes a commit with the subject of the current git commit when no --message is given', async function () {

@@ -1,9 +1,10 @@
 // promptSync against the real local server over HTTP: push a prompt file (create, unchanged, update, stale,
-// another tenant, tags, attributes), what would change (changesBetween) and the remote prompt (readRemote).
+// another tenant, tags, attributes, from what a plan read), what would change (changesBetween) and the remote
+// prompt (readRemote).
 import assert from 'node:assert/strict';
 import { LangSmithClient, LangSmithValidationError, collect, type Commit } from '../../src/client';
 import { chatPromptManifest, type LcNode } from '../../src/client/templates';
-import { changesBetween, fromManifest, parsePromptFile, pushPromptFile, readRemote, setCommitTag, tagNameProblem, toManifest, writePromptFile, type PromptFile, type PushOutcome } from '../../src/promptFile';
+import { changesBetween, fromManifest, parsePromptFile, planPromptFiles, pushPromptFile, readRemote, setCommitTag, tagNameProblem, toManifest, writePromptFile, type PromptFile, type PushOutcome } from '../../src/promptFile';
 import { withLocalServer } from '../harness/localServer';
 import { clientFor, otherClientFor, recordingFetch, unique } from './_server';
 
@@ -407,6 +408,95 @@ describe('promptSync ↔ local server', () => {
       assert.equal(repo?.description, 'changed too');
       assert.deepEqual(repo?.tags, ['qa']);
       assert.equal((await commits(name))[0]!.parent_commit_hash, hash);
+    });
+  });
+
+  describe('pushPromptFile from what a plan read (known)', () => {
+    /** A client whose requests are recorded as `METHOD /path`, and the plan of one file with it. */
+    const planned = async (file: PromptFile, tags: string[] = []) => {
+      const wire = recordingFetch();
+      const watched = clientFor(srv(), { fetch: wire.fetch });
+      const [plan] = await planPromptFiles(watched, [file], { tags });
+      wire.seen.length = 0;
+      const push = () => pushPromptFile(watched, file, { expectedParent: plan!.latest, commitTags: tags, known: plan!.known });
+      return { plan: plan!, push, requests: () => wire.seen.map((r) => `${r.method} ${r.url.pathname}`) };
+    };
+    const tagsOf = async (name: string) => Object.fromEntries((await c.prompts.listTags(name)).map((t) => [t.tag_name, t.commit_hash]));
+
+    it('a changed file: reads the latest commit, commits on it and moves the tag (3 requests)', async () => {
+      const name = unique('known-change');
+      const first = expectStatus(await pushPromptFile(c, parse(chatFile(name, 'v1 {role}')), { expectedParent: null, commitTags: ['staging'] }), 'pushed');
+      const { plan, push, requests } = await planned(parse(chatFile(name, 'v2 {role}')), ['staging']);
+      assert.deepEqual(plan.tags, [{ name: 'staging', action: 'move' }]);
+      const out = expectStatus(await push(), 'pushed');
+      assert.deepEqual(requests(), [`GET /commits/-/${name}/`, `POST /commits/-/${name}`, `PATCH /repos/-/${name}/tags/staging`]);
+      const [latest] = await commits(name);
+      assert.equal(latest!.commit_hash, out.commitHash);
+      assert.equal(latest!.parent_commit_hash, first.commitHash);
+      assert.deepEqual(await tagsOf(name), { staging: out.commitHash });
+    });
+
+    it('a new prompt: creates it, commits and adds the tag without reading (3 requests)', async () => {
+      const name = unique('known-new');
+      const { plan, push, requests } = await planned(parse(chatFile(name, 'v1 {role}')), ['staging']);
+      assert.equal(plan.create, true);
+      const out = expectStatus(await push(), 'pushed');
+      assert.equal(out.created, true);
+      assert.deepEqual(requests(), ['POST /repos/', `POST /commits/-/${name}`, `POST /repos/-/${name}/tags`]);
+      assert.equal(await latestHash(name), out.commitHash);
+      assert.deepEqual(await tagsOf(name), { staging: out.commitHash });
+    });
+
+    it('attributes only, the tag already on the latest commit: reads the latest commit and updates (2 requests)', async () => {
+      const name = unique('known-attrs');
+      const first = expectStatus(await pushPromptFile(c, parse(chatFile(name, 'v1 {role}')), { expectedParent: null, commitTags: ['staging'] }), 'pushed');
+      const { plan, push, requests } = await planned(parse(`description: Now described.\n${chatFile(name, 'v1 {role}')}`), ['staging']);
+      assert.deepEqual(plan.tags, [{ name: 'staging', action: 'keep' }]);
+      const out = expectStatus(await push(), 'nothingToCommit');
+      assert.deepEqual(out.updated, ['description']);
+      assert.deepEqual(requests(), [`GET /commits/-/${name}/`, `PATCH /repos/-/${name}`]);
+      assert.equal((await c.prompts.get(name))?.description, 'Now described.');
+      assert.deepEqual(await tagsOf(name), { staging: first.commitHash });
+      assert.equal((await commits(name)).length, 1);
+    });
+
+    it('a commit made between the plan and the push is caught: stale, nothing written', async () => {
+      const name = unique('known-race');
+      expectStatus(await pushPromptFile(c, parse(chatFile(name, 'v1 {role}')), { expectedParent: null, commitTags: ['staging'] }), 'pushed');
+      const { push } = await planned(parse(`description: Mine.\n${chatFile(name, 'mine {role}')}`), ['staging']);
+      const before = await tagsOf(name);
+      // Someone else commits after the plan was read.
+      const theirs = await clientFor(srv()).prompts.createCommit(name, chatManifest('theirs {role}'));
+      const out = expectStatus(await push(), 'stale');
+      assert.equal(out.latest, theirs.commit_hash);
+      assert.deepEqual((await commits(name)).map((x) => x.commit_hash)[0], theirs.commit_hash);
+      assert.equal((await commits(name)).length, 2);
+      assert.deepEqual(await tagsOf(name), before);
+      assert.equal((await c.prompts.get(name))?.description ?? '', '');
+    });
+
+    it('a prompt made and committed to between the plan and the push is caught too', async () => {
+      const name = unique('known-race-new');
+      const { plan, push } = await planned(parse(chatFile(name, 'mine {role}')), ['staging']);
+      assert.equal(plan.create, true);
+      await clientFor(srv()).prompts.push(name, { manifest: chatManifest('theirs {role}') });
+      const theirs = await latestHash(name);
+      assert.deepEqual(await push(), { status: 'stale', latest: theirs });
+      assert.equal((await commits(name)).length, 1);
+      assert.deepEqual(await c.prompts.listTags(name), []);
+    });
+
+    it('a tag created or deleted between the plan and the push still ends on the new commit', async () => {
+      const name = unique('known-tag-race');
+      const first = expectStatus(await pushPromptFile(c, parse(chatFile(name, 'v1 {role}')), { expectedParent: null, commitTags: ['staging'] }), 'pushed');
+      const second = parse(chatFile(name, 'v2 {role}'));
+      const a = await planned(second, ['staging', 'canary']);
+      assert.deepEqual(a.plan.tags.map((t) => `${t.name} ${t.action}`), ['staging move', 'canary add']);
+      // After the plan: staging deleted, canary created elsewhere.
+      await c.prompts.deleteTag(name, 'staging');
+      await c.prompts.createTag(name, { tagName: 'canary', commitId: first.commitId });
+      const out = expectStatus(await a.push(), 'pushed');
+      assert.deepEqual(await tagsOf(name), { canary: out.commitHash, staging: out.commitHash });
     });
   });
 

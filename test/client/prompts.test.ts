@@ -73,6 +73,20 @@ describe('client ↔ local server: prompts', () => {
     await assert.rejects(c.prompts.createCommit(name, manifest('v2')), LangSmithConflictError);
   });
 
+  it('commits without reading the prompt when the caller knows it exists: one request, on the given parent', async () => {
+    const name = unique('commit-exists');
+    await c.prompts.create(name);
+    const first = await c.prompts.createCommit(name, manifest('v1'), { exists: true });
+    const before = c.http.stats.requests;
+    const second = await c.prompts.createCommit(name, manifest('v2'), { parentCommitHash: first.commit_hash, exists: true, description: 'second' });
+    assert.equal(c.http.stats.requests - before, 1);
+    assert.equal(second.url, `${srv().url}/prompts/${name}/${second.commit_hash.slice(0, 8)}?organizationId=${orgId}`);
+    const commits = await collect(c.prompts.listCommits(name));
+    assert.deepEqual(commits.map((x) => x.commit_hash), [second.commit_hash, first.commit_hash]);
+    assert.equal(commits[0]!.parent_commit_hash, first.commit_hash);
+    assert.equal(commits[1]!.parent_commit_hash ?? null, null);
+  });
+
   it('pushes: creates when absent, updates attributes, commits; two requests per push', async () => {
     const name = unique('push');
     const url1 = await c.prompts.push(name, { manifest: manifest('one'), description: 'd1' });

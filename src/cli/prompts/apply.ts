@@ -1,5 +1,7 @@
 // prompts apply: does what the plan shows, with the editor's push (pushPromptFile): creates or updates the
 // prompt, commits onto the latest commit the plan saw, puts the tags on the commit (moving them, never a 409).
+// The push starts from what the plan read (the prompt, its latest manifest, its tags): it reads only the latest
+// commit again, to refuse a file someone committed to since the plan.
 import { execFile } from 'node:child_process';
 import { inPool, pushPromptFile, type PushOutcome } from '../../promptFile';
 import { UsageError, type CommandSpec, type Parsed } from '../args';
@@ -88,7 +90,7 @@ export async function apply(args: Parsed, io: Io, output: Output): Promise<numbe
   let failed = 0;
   const results = await inPool(todo, 4, async (p) => {
     try {
-      const outcome = await pushPromptFile(conn.client, p.prompt, { expectedParent: p.plan.latest, description: message, commitTags: tags });
+      const outcome = await pushPromptFile(conn.client, p.prompt, { expectedParent: p.plan.latest, description: message, commitTags: tags, known: p.plan.known });
       if (outcome.status === 'stale') failed++;
       return { p, outcome, link: await linkOf(conn, p, outcome) };
     } catch (e) {

@@ -235,16 +235,19 @@ export class PromptsResource {
 
   /**
    * Adds a commit to an existing prompt; the parent defaults to the latest commit. Two requests: the
-   * repository read (existence and its latest commit) and the commit itself.
+   * repository read (existence and its latest commit) and the commit itself. With `exists` (the caller has
+   * just read the prompt or made it) the repository is not read: one request, on `parentCommitHash` when given,
+   * else on what the server holds as the latest commit.
    */
   async createCommit(
     identifier: string,
     manifest: unknown,
-    o: { parentCommitHash?: string; description?: string; signal?: AbortSignal } = {},
+    o: { parentCommitHash?: string; description?: string; exists?: boolean; signal?: AbortSignal } = {},
   ): Promise<CommitCreated> {
     const ref = parsePromptIdentifier(identifier);
     // Another tenant's prompt is refused before anything is read: its repository may well be hidden.
     await this.assertOwner('create a commit', ref.owner, o.signal);
+    if (o.exists) return this.commit(ref, null, manifest, o);
     const repo = await this.get(identifier, o);
     if (!repo) throw new LangSmithValidationError(MSG.promptMissing);
     return this.commit(ref, repo, manifest, o);
