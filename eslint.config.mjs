@@ -17,8 +17,8 @@ const PLAIN_FLOOR = {
   promptFile: ['client', 'text'],
   promptReferences: ['client', 'promptFile', 'text'],
   experiments: ['client', 'promptFile', 'text'],
-  agent: ['client', 'promptFile', 'promptReferences', 'experiments', 'text'],
-  cli: ['client', 'promptFile', 'promptReferences', 'experiments', 'agent', 'text'],
+  agent: ['client', 'protocol', 'promptFile', 'promptReferences', 'experiments', 'text'],
+  cli: ['client', 'protocol', 'promptFile', 'promptReferences', 'experiments', 'agent', 'text'],
 };
 /** The editor floor of src/: rooms and top-level modules that may import vscode. */
 const EDITOR_ROOMS = ['auth', 'commands', 'common', 'views', 'webviews', 'prompts', 'agentHost', 'extension', 'workbench', 'activationTime', 'constants'];

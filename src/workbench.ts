@@ -11,12 +11,15 @@ import type { Credentials } from './auth/credentials';
 import type { setPrompter } from './common/prompter';
 import { Commands, SCHEME } from './constants';
 import type { LangSmithViews } from './views/views';
+import type { ChangeBus } from './common/changes';
 import type { PanelFrame } from './webviews/panels';
 import { isSignedIn } from './auth/connection';
 
 /** What activate returns to the extension's own test suite (and to nobody else): the live services. */
 export interface WorkbenchApi {
   readonly views: LangSmithViews;
+  /** The change bus (tests publish on it, and watch what the writes publish). */
+  readonly changes: ChangeBus;
   readonly clients: ClientService;
   readonly panels: PanelFrame;
   /** Scripts the answers to the commands' questions; returns the restore function. */
@@ -75,8 +78,17 @@ export async function setUpWorkbench(context: vscode.ExtensionContext, { log, cr
   const references = watchPromptReferences(clients);
   context.subscriptions.push(references);
 
-  // Told to the trees, and to the open panels once the frame exists (a queue's settings reach its review).
-  const frame: { current?: PanelFrame } = {};
+  // The change bus: commands, panels and agent tools publish what their writes changed; the trees, the prompt
+  // references and the open panels (once the frame exists) update just that.
+  const { ChangeBus } = await import('./common/changes');
+  const changes = new ChangeBus(log);
+  context.subscriptions.push(changes);
+  context.subscriptions.push(
+    changes.onDidChange((change) => {
+      views.apply(change);
+      if (change.kind === 'prompt' && change.name) references.promptChanged(change.name);
+    }),
+  );
   const panels = new PanelFrame(
     {
       extensionUri: context.extensionUri,
@@ -85,18 +97,7 @@ export async function setUpWorkbench(context: vscode.ExtensionContext, { log, cr
       workspaceState: context.workspaceState,
       secrets: context.secrets,
       onDidChangeConnection: connection.onDidChange,
-      views: {
-        changed: (what) => {
-          if (what.kind === 'dataset') views.refreshDataset(what.datasetId);
-          else if (what.kind === 'prompt') {
-            views.refreshPrompt(what.name, what.handle);
-            references.promptChanged(what.name);
-          }
-          else if (what.kind === 'queue') views.refreshQueues([what.queueId]);
-          else views.projects.refresh();
-          frame.current?.changed(what);
-        },
-      },
+      changes,
       async connection() {
         const c = await connection.current();
         return { endpoint: c.endpoint, signedIn: isSignedIn(c) };
@@ -104,8 +105,7 @@ export async function setUpWorkbench(context: vscode.ExtensionContext, { log, cr
     },
     Object.values(Panels),
   );
-  frame.current = panels;
-  context.subscriptions.push(panels);
+  context.subscriptions.push(panels, changes.onDidChange((change) => panels.changed(change)));
 
   const register = commandRegistrar(context, log);
   register(Commands.signIn, () => signIn(credentials, log));
@@ -116,28 +116,28 @@ export async function setUpWorkbench(context: vscode.ExtensionContext, { log, cr
   register(Commands.openHello, () => panels.show(Panels.hello, 'hello'));
   registerViewCommands(register, views);
   registerItemCommands(register, clients);
-  registerQueueCommands(register, clients, views, panels);
-  registerFeedbackConfigCommands(register, clients, views);
-  registerResourceCommands(register, clients, views);
-  registerDatasetCommands(register, clients, views);
-  registerPromptCommands(register, clients, views);
+  registerQueueCommands(register, clients, changes, panels);
+  registerFeedbackConfigCommands(register, clients, changes);
+  registerResourceCommands(register, clients, views, changes);
+  registerDatasetCommands(register, clients, changes);
+  registerPromptCommands(register, clients, changes);
   registerFeedbackCommands(register, clients);
   registerExperimentCommands(register, { clients, panels, secrets: context.secrets, workspaceState: context.workspaceState });
   registerPanelCommands(register, clients, panels);
   registerPromptFileCommands(register, clients, views, panels);
   registerPlaygroundCommands(register, clients, views, panels, context.secrets);
-  registerTraceCommands(register, clients, views, panels);
+  registerTraceCommands(register, clients, changes, panels);
   registerReviewCommands(register, clients, panels);
   context.subscriptions.push(watchPromptFiles(), watchEvaluatorsFiles(clients));
   // Agents: the tools in agent mode, and the MCP server for any MCP client in the editor (where VS Code has them).
   const agent = {
-    tools: new LanguageModelTools(contributedToolNames(context.extension.packageJSON), clients, (tool) => views.afterAgentWrite(tool)),
+    tools: new LanguageModelTools(contributedToolNames(context.extension.packageJSON), clients, changes),
     mcp: new McpServerProvider(clients, { cliPath: vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath, version: String(context.extension.packageJSON.version ?? '') }),
   };
   context.subscriptions.push(agent.tools, agent.mcp);
 
   // Other extensions get nothing: these services can make authenticated calls.
   const storage = { logUri: context.logUri, globalStorageUri: context.globalStorageUri, globalState: context.globalState, workspaceState: context.workspaceState };
-  return context.extensionMode === vscode.ExtensionMode.Test ? { views, clients, panels, setPrompter, secrets: context.secrets, storage, agent } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { views, changes, clients, panels, setPrompter, secrets: context.secrets, storage, agent } : undefined;
 }
 

@@ -3,6 +3,7 @@
 // the same definitions: the MCP server of the command line and the editor's language-model tools. Plain Node.
 import type { z } from 'zod';
 import type { LangSmithClient } from '../client';
+import type { Change } from '../protocol/changes';
 
 export interface ToolContext {
   client: LangSmithClient;
@@ -11,6 +12,8 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Texts never to appear in an answer (the API key the client was made with). */
   secrets?: readonly string[];
+  /** Told what a write changed once it went through (the editor's change bus); absent in the command line. */
+  changed?(change: Change): void;
 }
 
 export interface ToolAnnotations {

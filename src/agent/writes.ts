@@ -34,10 +34,11 @@ export const addRunsToAnnotationQueue = defineTool({
     const q = await queueOf(client, i.queue, signal);
     return [`Add ${i.runIds.length} run(s) to annotation queue “${q.name}” (id ${q.id}):`, ...i.runIds.map((id) => `- run ${id}`)].join('\n');
   },
-  async run(i, { client, signal }) {
+  async run(i, { client, signal, changed }) {
     const q = await queueOf(client, i.queue, signal);
     await client.annotationQueues.addRuns(q.id, i.runIds, { signal });
     const size = await client.annotationQueues.size(q.id, { signal }).catch(() => undefined);
+    changed?.({ kind: 'queue', queueId: q.id, items: true, size });
     return `Added ${i.runIds.length} run(s) to annotation queue “${q.name}” (id ${q.id})${size !== undefined ? `; it now has ${size} run(s) to review` : ''}: ${i.runIds.join(', ')}`;
   },
 });
@@ -62,8 +63,9 @@ export const addFeedback = defineTool({
     const parts = [i.score !== undefined && `score ${i.score}`, i.value !== undefined && `value ${json(i.value)}`, i.comment && `comment “${cut(i.comment, 300)}”`, i.correction && `correction ${json(i.correction, 500)}`].filter(Boolean);
     return `Add feedback “${i.key}” to run ${i.runId}: ${parts.join(', ')}.`;
   },
-  async run(i, { client, signal }) {
+  async run(i, { client, signal, changed }) {
     const fb = await client.feedback.create({ runId: i.runId, key: i.key, score: i.score, value: i.value, comment: i.comment, correction: i.correction, signal });
+    changed?.({ kind: 'feedback', runId: i.runId, key: i.key });
     return `Added feedback “${i.key}” (id ${fb.id}) to run ${i.runId}.`;
   },
 });
@@ -78,8 +80,9 @@ export const createDataset = defineTool({
   async prepare(i) {
     return `Create a ${i.dataType} dataset “${i.name}”${i.description ? ` described as “${cut(i.description, 300)}”` : ''}, with no examples.`;
   },
-  async run(i, { client, signal }) {
+  async run(i, { client, signal, changed }) {
     const d = await client.datasets.create({ name: i.name, description: i.description, dataType: i.dataType, signal });
+    changed?.({ kind: 'dataset' });
     const url = await client.links.dataset({ datasetId: d.id, signal }).catch(() => '');
     return `Created dataset “${d.name}” (id ${d.id})${url ? ` · ${url}` : ''}.`;
   },
@@ -124,8 +127,10 @@ export const addExamples = defineTool({
       }
     return lines.join('\n');
   },
-  async run(i, { client, signal }) {
+  async run(i, { client, signal, changed }) {
     const created = await client.examples.create({ ...datasetOpts(i.dataset), examples: examplesOf(i), signal });
+    // By id the dataset's own row reloads; by name, the list (the id is not read for this).
+    changed?.(UUID.test(i.dataset) ? { kind: 'dataset', datasetId: i.dataset } : { kind: 'dataset' });
     return `Added ${created.count} example(s) to dataset ${i.dataset}: ${created.example_ids.join(', ')}`;
   },
 });
@@ -165,10 +170,11 @@ export const tagPromptVersion = defineTool({
     const from = now ? (now.commit_hash ? `move tag “${i.tag}” from commit ${now.commit_hash.slice(0, 8)}` : `move tag “${i.tag}”`) : `create tag “${i.tag}”`;
     return `On prompt ${t.identifier}: ${from} to commit ${c.hash.slice(0, 8)} (${c.hash}).`;
   },
-  async run(i, { client, signal }) {
+  async run(i, { client, signal, changed }) {
     const t = await ownTarget(client, i.prompt, 'create a tag', signal);
     const c = await commitOf(client, t.identifier, i.commit, signal);
     await setCommitTag(client, t.identifier, i.tag, c.id, signal);
+    changed?.({ kind: 'prompt', name: t.name, handle: t.handle });
     return `Tag “${i.tag}” of prompt ${t.identifier} is on commit ${c.hash.slice(0, 8)} (${c.hash}).`;
   },
 });
@@ -248,6 +254,8 @@ export const pushPrompt = defineTool({
     const latest = await ctx.client.prompts.latestCommitHash(target.identifier, { signal: ctx.signal }).catch(() => undefined);
     const out = await pushPromptFile(ctx.client, file, { expectedParent: latest ?? null, description: i.description, commitTags: i.tags, signal: ctx.signal });
     if (out.status === 'stale') return `Someone committed to ${target.identifier} just now (latest ${out.latest ?? 'none'}): nothing was pushed; read it again and retry.`;
+    // A new prompt changes the list; a new commit, a tag or an attribute, the prompt's own row.
+    ctx.changed?.(out.status === 'pushed' && out.created ? { kind: 'prompt' } : { kind: 'prompt', name: target.name, handle: target.handle });
     if (out.status === 'nothingToCommit') return `Prompt ${target.identifier} already has this content at commit ${out.commitHash ?? '?'}: no new commit${out.tags.length ? `; tagged ${out.tags.join(', ')}` : ''}.`;
     return `${out.created ? 'Created prompt' : 'Pushed'} ${target.identifier}: commit ${out.commitHash}${out.tags.length ? ` tagged ${out.tags.join(', ')}` : ''} · ${out.url}`;
   },

@@ -11,6 +11,7 @@ import { lmApi, lmClasses, type LanguageModelToolImpl, type PreparedToolInvocati
 import { fenced } from '../text/format';
 import { TOOL_PREFIX } from './toolNames';
 import { isSignedIn } from '../auth/connection';
+import type { ChangePublisher } from '../protocol/changes';
 
 let agentModule: Promise<typeof Agent> | undefined;
 /** The tools' code (dist/agent.js), loaded on the first call. */
@@ -24,13 +25,13 @@ export class LanguageModelTools implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   /**
-   * @param wrote told after a write went through (not after a dry run), with the tool's name: the views reload
-   *   what it changed.
+   * @param changes the change bus: each write tool tells it what it changed (ids and numbers) once the write went
+   *   through, and the views and panels update that.
    */
   constructor(
     names: readonly string[],
     private readonly clients: ClientService,
-    private readonly wrote: (toolName: string) => void = () => undefined,
+    private readonly changes?: ChangePublisher,
   ) {
     const lm = lmApi();
     if (typeof lm?.registerTool !== 'function') return;
@@ -67,8 +68,6 @@ export class LanguageModelTools implements vscode.Disposable {
         const answer = await agent.callTool(toolName, options.input, await this.context(token));
         // An error the model can act on (bad input, not found, a refused key): VS Code hands the message to it.
         if (answer.isError) throw new Error(answer.text);
-        const input = options.input as { dryRun?: unknown } | undefined;
-        if (agent.findTool(toolName)?.kind === 'write' && input?.dryRun !== true) this.wrote(toolName);
         const { LanguageModelToolResult, LanguageModelTextPart } = lmClasses();
         if (!LanguageModelToolResult || !LanguageModelTextPart) return { content: [{ value: answer.text }] };
         return new LanguageModelToolResult([new LanguageModelTextPart(answer.text)]);
@@ -85,7 +84,14 @@ export class LanguageModelTools implements vscode.Disposable {
     if (token.isCancellationRequested) controller.abort();
     else token.onCancellationRequested(() => controller.abort());
     const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-    return { client, workspaceRoot: folder?.uri.fsPath, signal: controller.signal, secrets: connection.apiKey ? [connection.apiKey] : [] };
+    const changes = this.changes;
+    return {
+      client,
+      workspaceRoot: folder?.uri.fsPath,
+      signal: controller.signal,
+      secrets: connection.apiKey ? [connection.apiKey] : [],
+      changed: changes ? (change) => changes.publish(change) : undefined,
+    };
   }
 
   dispose(): void {

@@ -6,14 +6,14 @@ import { datasetNameFromFile, parseJsonObject, validateJsonObject, validateSplit
 import { safeFileName } from '../common/fileNames';
 import { DatasetNode, ExampleNode, VersionNode } from '../views/datasetsView';
 import { documentUri, showDocument } from '../views/documents';
-import type { LangSmithViews } from '../views/views';
 import { Commands } from '../constants';
 import { prompter } from '../common/prompter';
 import { UserCancelled, type CommandRegistrar } from './registerCommand';
 import { inSteps } from './steps';
 import { ask, choose, confirm, selection, validateName, withProgress } from './ui';
+import type { ChangePublisher } from '../protocol/changes';
 
-export function registerDatasetCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews): void {
+export function registerDatasetCommands(register: CommandRegistrar, clients: ClientService, changes: ChangePublisher): void {
   register(Commands.createDatasetFromCsv, async () => {
     const file = await prompter().openFile({
       title: vscode.l10n.t('New dataset from a CSV file'),
@@ -56,7 +56,7 @@ export function registerDatasetCommands(register: CommandRegistrar, clients: Cli
     const dataset = await withProgress(vscode.l10n.t('Uploading {0} as “{1}”', fileName, name), (signal) =>
       clients.call((c) => c.datasets.uploadCsv({ csv: bytes, fileName, inputKeys, outputKeys, name, description: description || undefined, signal })),
     );
-    views.datasets.refresh();
+    changes.publish({ kind: 'dataset' });
     const count = dataset.example_count;
     void vscode.window.showInformationMessage(
       typeof count !== 'number'
@@ -73,7 +73,7 @@ export function registerDatasetCommands(register: CommandRegistrar, clients: Cli
     const name = await ask({ title: vscode.l10n.t('Rename “{0}”', old), prompt: vscode.l10n.t('New dataset name'), value: old, validateInput: validateName('dataset') });
     if (name === old) return;
     await clients.call((c) => c.datasets.update(node.dataset.id, { name }));
-    views.datasets.refresh();
+    changes.publish({ kind: 'dataset' });
   });
 
   register(Commands.exportDatasetForFineTuning, async (node) => {
@@ -111,7 +111,7 @@ export function registerDatasetCommands(register: CommandRegistrar, clients: Cli
       validateInput: validateTagName,
     });
     await clients.call((c) => c.datasets.updateTag({ datasetId: dataset.id, asOf: node.version.as_of, tag }));
-    views.refreshNode(node.versionsNode);
+    changes.publish({ kind: 'dataset', datasetId: dataset.id });
   });
 
   register(Commands.addExamplesToSplit, async (clicked, selected) => {
@@ -126,7 +126,7 @@ export function registerDatasetCommands(register: CommandRegistrar, clients: Cli
     });
     const split =
       picked.split ?? (await ask({ title: vscode.l10n.t('New split'), prompt: vscode.l10n.t('Split name'), placeHolder: vscode.l10n.t('e.g. test'), validateInput: validateSplitName }));
-    await updateSplits(clients, views, groups, split, false);
+    await updateSplits(clients, changes, groups, split, false);
   });
 
   register(Commands.removeExamplesFromSplit, async (clicked, selected) => {
@@ -141,7 +141,7 @@ export function registerDatasetCommands(register: CommandRegistrar, clients: Cli
         placeholder: vscode.l10n.t('Choose the split'),
       },
     );
-    await updateSplits(clients, views, groups, picked.label, true);
+    await updateSplits(clients, changes, groups, picked.label, true);
   });
 
   register(Commands.searchSimilarExamples, async (node) => {
@@ -177,7 +177,7 @@ export function registerDatasetCommands(register: CommandRegistrar, clients: Cli
       step: (n, signal) => clients.call((c) => c.examples.delete(n.example.id, { signal })),
       progressed: (done, total) => vscode.l10n.t('Deleted {0} of {1} examples', done, total),
       after: () => {
-        for (const d of new Set(nodes.map((n) => n.datasetNode))) views.refreshNode(d);
+        for (const datasetId of new Set(nodes.map((n) => n.datasetNode.dataset.id))) changes.publish({ kind: 'dataset', datasetId });
       },
     });
   });
@@ -207,14 +207,14 @@ async function splitsOf(clients: ClientService, groups: Map<string, ExampleGroup
   return [...all].sort();
 }
 
-async function updateSplits(clients: ClientService, views: LangSmithViews, groups: Map<string, ExampleGroup>, splitName: string, remove: boolean): Promise<void> {
+async function updateSplits(clients: ClientService, changes: ChangePublisher, groups: Map<string, ExampleGroup>, splitName: string, remove: boolean): Promise<void> {
   // One request per dataset of the selection.
   await inSteps([...groups], {
     title: remove ? vscode.l10n.t('Removing examples from {0}', splitName) : vscode.l10n.t('Adding examples to {0}', splitName),
     step: ([datasetId, g], signal) => clients.call((c) => c.datasets.updateSplits({ datasetId, splitName, exampleIds: g.exampleIds, remove, signal })),
     progressed: (done, total) => vscode.l10n.t('Updated the split in {0} of {1} datasets', done, total),
     after: () => {
-      for (const g of groups.values()) views.refreshNode(g.datasetNode);
+      for (const datasetId of groups.keys()) changes.publish({ kind: 'dataset', datasetId });
     },
   });
 }

@@ -5,9 +5,9 @@ import type { ClientService } from '../auth/clientService';
 import type { FeedbackConfigBody, FeedbackConfigEntry } from '../client';
 import { Commands } from '../constants';
 import { FeedbackConfigNode } from '../views/queuesView';
-import type { LangSmithViews } from '../views/views';
 import type { CommandRegistrar } from './registerCommand';
 import { ask, choose, confirm, withProgress } from './ui';
+import type { ChangePublisher } from '../protocol/changes';
 
 type ConfigType = FeedbackConfigBody['type'];
 
@@ -105,8 +105,8 @@ async function askConfig(title: string, current?: FeedbackConfigEntry): Promise<
   return { config, lowerIsBetter: picked.label === no };
 }
 
-export function registerFeedbackConfigCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews): void {
-  const refresh = () => views.queues.refresh(views.queues.root.feedbackConfigs);
+export function registerFeedbackConfigCommands(register: CommandRegistrar, clients: ClientService, changes: ChangePublisher): void {
+  const refresh = () => changes.publish({ kind: 'feedbackConfigs' });
 
   register(Commands.createFeedbackConfig, async () => {
     const title = vscode.l10n.t('New feedback config');

@@ -2,19 +2,19 @@
 import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import { PromptNode } from '../views/promptsView';
-import type { LangSmithViews } from '../views/views';
 import { Commands } from '../constants';
 import type { CommandRegistrar } from './registerCommand';
 import { ask, confirm, validatePromptName } from './ui';
+import type { ChangePublisher } from '../protocol/changes';
 
-export function registerPromptCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews): void {
+export function registerPromptCommands(register: CommandRegistrar, clients: ClientService, changes: ChangePublisher): void {
   const prompt = (node: unknown): PromptNode => {
     if (!(node instanceof PromptNode)) throw new Error(vscode.l10n.t('Select a prompt in the Prompts view first.'));
     return node;
   };
   const after = (_node: PromptNode, message: string) => {
     // Visibility, likes and archiving move a prompt between groups: reload the whole view.
-    views.prompts.refresh();
+    changes.publish({ kind: 'prompt' });
     vscode.window.setStatusBarMessage(message, 4000);
   };
 
@@ -22,14 +22,14 @@ export function registerPromptCommands(register: CommandRegistrar, clients: Clie
     const name = await ask({ title: vscode.l10n.t('New prompt (1/2)'), prompt: vscode.l10n.t('Prompt name (lowercase, digits, - and _)'), validateInput: validatePromptName });
     const description = await ask({ title: vscode.l10n.t('New prompt (2/2)'), prompt: vscode.l10n.t('Description (optional)') });
     await clients.call((c) => c.prompts.create(name, { description: description || undefined }));
-    views.prompts.refresh();
+    changes.publish({ kind: 'prompt' });
     void vscode.window.showInformationMessage(vscode.l10n.t('Created the prompt “{0}”. Push a first commit to give it content.', name));
   });
   register(Commands.deletePrompt, async (node) => {
     const p = prompt(node);
     await confirm(vscode.l10n.t('Delete the prompt “{0}” with all its commits?', p.repo.repo_handle), vscode.l10n.t('This cannot be undone.'), vscode.l10n.t('Delete'));
     await clients.call((c) => c.prompts.delete(p.identifier));
-    views.prompts.refresh();
+    changes.publish({ kind: 'prompt' });
   });
   register(Commands.likePrompt, async (node) => {
     const p = prompt(node);

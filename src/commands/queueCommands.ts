@@ -5,15 +5,15 @@ import type { ClientService } from '../auth/clientService';
 import type { AnnotationQueue, LangSmithClient } from '../client';
 import { RunNode } from '../views/projectsView';
 import { QueueNode, QueueRunNode } from '../views/queuesView';
-import type { LangSmithViews } from '../views/views';
 import { Commands } from '../constants';
 import { Panels } from '../webviews/descriptors';
 import type { PanelFrame } from '../webviews/panels';
 import type { CommandRegistrar } from './registerCommand';
 import { ask, choose, confirm, selection, validateName, withProgress } from './ui';
 import { inSteps } from './steps';
+import type { ChangePublisher } from '../protocol/changes';
 
-export function registerQueueCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews, panels: PanelFrame): void {
+export function registerQueueCommands(register: CommandRegistrar, clients: ClientService, changes: ChangePublisher, panels: PanelFrame): void {
   register(Commands.addRunsToQueue, async (clicked, selected) => {
     // Rows of the Projects view, or the ids a panel passes (the trace viewer's Add to Annotation Queue).
     const passed = (clicked as { runIds?: unknown } | undefined)?.runIds;
@@ -28,7 +28,7 @@ export function registerQueueCommands(register: CommandRegistrar, clients: Clien
       clients.call((c) => c.annotationQueues.addRuns(queue.id, runs.map((r) => r.id), { signal })),
     );
     // The queue's row says its new size (a queue made on the way appears).
-    views.refreshQueues([queue.id]);
+    changes.publish({ kind: 'queue', queueId: queue.id });
     void vscode.window.showInformationMessage(
       runs.length === 1
         ? vscode.l10n.t('Added 1 run to the annotation queue “{0}”.', queue.name)
@@ -54,13 +54,15 @@ export function registerQueueCommands(register: CommandRegistrar, clients: Clien
       step: ([queueId, itemIds], signal) => clients.call((c) => c.annotationQueues.items.delete(queueId, itemIds, { signal })),
       progressed: (done, total) => vscode.l10n.t('Removed the runs from {0} of {1} queues', done, total),
       // Each queue's row and sections say what is left.
-      after: () => views.refreshQueues(byQueue.keys()),
+      after: () => {
+        for (const queueId of byQueue.keys()) changes.publish({ kind: 'queue', queueId, items: true });
+      },
     });
   });
 
   register(Commands.createQueue, async () => {
     const queue = await createQueueInteractively(clients);
-    views.queues.refresh();
+    changes.publish({ kind: 'queue' });
     void vscode.window.showInformationMessage(vscode.l10n.t('Created the annotation queue “{0}”.', queue.name));
     // Next comes what the name boxes do not ask: the rubric, the default dataset, the reviewers.
     await panels.show(Panels.queueSettings, { queueId: queue.id });
@@ -74,7 +76,7 @@ export function registerQueueCommands(register: CommandRegistrar, clients: Clien
       vscode.l10n.t('Delete'),
     );
     await withProgress(vscode.l10n.t('Deleting {0}', node.queue.name), (signal) => clients.call((c) => c.annotationQueues.delete(node.queue.id, { signal })));
-    views.queues.refresh();
+    changes.publish({ kind: 'queue' });
   });
 
   register(Commands.editQueue, async (node) => {

@@ -8,8 +8,9 @@ import type { LangSmithViews } from '../views/views';
 import { Commands } from '../constants';
 import type { CommandRegistrar } from './registerCommand';
 import { ask, confirm, validateName, withProgress } from './ui';
+import type { ChangePublisher } from '../protocol/changes';
 
-export function registerResourceCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews): void {
+export function registerResourceCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews, changes: ChangePublisher): void {
   register(Commands.shareRun, async (node) => {
     if (!(node instanceof RunNode)) throw new Error(vscode.l10n.t('Select a run to share.'));
     const url = await clients.call((c) => c.runs.share(node.run.id));
@@ -62,7 +63,7 @@ export function registerResourceCommands(register: CommandRegistrar, clients: Cl
     const name = await ask({ title: vscode.l10n.t('New project (1/2)'), prompt: vscode.l10n.t('Project name'), validateInput: validateName('project') });
     const description = await ask({ title: vscode.l10n.t('New project (2/2)'), prompt: vscode.l10n.t('Description (optional)') });
     const project = await clients.call((c) => c.projects.create({ name, description: description || undefined }));
-    views.projects.refresh();
+    changes.publish({ kind: 'project' });
     void vscode.window.showInformationMessage(vscode.l10n.t('Created the project “{0}”.', project.name));
   });
   register(Commands.renameProject, async (node) => {
@@ -71,27 +72,27 @@ export function registerResourceCommands(register: CommandRegistrar, clients: Cl
     const name = await ask({ title: vscode.l10n.t('Rename the project “{0}”', current), prompt: vscode.l10n.t('New name'), value: current, validateInput: validateName('project') });
     if (name === current) return;
     await clients.call((c) => c.projects.update(node.project.id, { name }));
-    views.projects.refresh();
+    changes.publish({ kind: 'project' });
     void vscode.window.showInformationMessage(vscode.l10n.t('Renamed the project “{0}” to “{1}”.', current, name));
   });
   register(Commands.deleteProject, async (node) => {
     if (!(node instanceof ProjectNode)) throw new Error(vscode.l10n.t('Select a project to delete.'));
     await confirm(vscode.l10n.t('Delete the project “{0}” and all its runs?', node.project.name ?? ''), vscode.l10n.t('This cannot be undone.'), vscode.l10n.t('Delete'));
     await withProgress(vscode.l10n.t('Deleting {0}', node.project.name ?? ''), (signal) => clients.call((c) => c.projects.delete({ projectId: node.project.id, signal })));
-    views.projects.refresh();
+    changes.publish({ kind: 'project' });
   });
   register(Commands.createDataset, async () => {
     const name = await ask({ title: vscode.l10n.t('New dataset (1/2)'), prompt: vscode.l10n.t('Dataset name'), validateInput: validateName('dataset') });
     const description = await ask({ title: vscode.l10n.t('New dataset (2/2)'), prompt: vscode.l10n.t('Description (optional)') });
     const dataset = await clients.call((c) => c.datasets.create({ name, description: description || undefined }));
-    views.datasets.refresh();
+    changes.publish({ kind: 'dataset' });
     void vscode.window.showInformationMessage(vscode.l10n.t('Created the dataset “{0}”.', dataset.name));
   });
   register(Commands.deleteDataset, async (node) => {
     if (!(node instanceof DatasetNode)) throw new Error(vscode.l10n.t('Select a dataset to delete.'));
     await confirm(vscode.l10n.t('Delete the dataset “{0}” with all its examples and versions?', node.dataset.name), vscode.l10n.t('This cannot be undone.'), vscode.l10n.t('Delete'));
     await withProgress(vscode.l10n.t('Deleting {0}', node.dataset.name), (signal) => clients.call((c) => c.datasets.delete({ datasetId: node.dataset.id, signal })));
-    views.datasets.refresh();
+    changes.publish({ kind: 'dataset' });
   });
 }
 

@@ -7,11 +7,11 @@ import { Commands } from '../constants';
 import type { TraceKey } from '../protocol/trace';
 import { RunNode, ThreadNode } from '../views/projectsView';
 import { QueueRunNode } from '../views/queuesView';
-import type { LangSmithViews } from '../views/views';
 import { Panels } from '../webviews/descriptors';
 import type { PanelFrame } from '../webviews/panels';
 import type { CommandRegistrar } from './registerCommand';
 import { ask, choose, withProgress } from './ui';
+import type { ChangePublisher } from '../protocol/changes';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -39,7 +39,7 @@ function runArg(arg: unknown): RunArg | undefined {
   };
 }
 
-export function registerTraceCommands(register: CommandRegistrar, clients: ClientService, views: LangSmithViews, panels: PanelFrame): void {
+export function registerTraceCommands(register: CommandRegistrar, clients: ClientService, changes: ChangePublisher, panels: PanelFrame): void {
   /** Opens the trace a run belongs to, with that run selected (finding the trace when only the run is known). */
   async function openTrace(ref: RunArg): Promise<void> {
     let { traceId, projectId } = ref;
@@ -112,7 +112,7 @@ export function registerTraceCommands(register: CommandRegistrar, clients: Clien
         c.examples.createOne({ datasetId: dataset.id, inputs: plainRecord(run.inputs), outputs: plainRecord(run.outputs), sourceRunId: run.id, signal }),
       ),
     );
-    views.refreshDataset(dataset.id);
+    changes.publish({ kind: 'dataset', datasetId: dataset.id });
     const edit = vscode.l10n.t('Edit Example');
     const answer = await vscode.window.showInformationMessage(vscode.l10n.t('Added “{0}” to the dataset “{1}” as an example.', run.name ?? run.id, dataset.name), edit);
     if (answer === edit) await vscode.commands.executeCommand(Commands.editExample, { datasetId: dataset.id, exampleId: example.id });

@@ -7,6 +7,7 @@ import { Commands } from '../constants';
 import { escapeMarkdown, formatWhen, summarize, fitDescription, rowChars } from '../text/format';
 import { markdownLines } from './markdown';
 import { errorNode, MessageNode, PagedParentNode, TreeNode, withSideLoad, type ViewContext } from './treeNode';
+import type { Change } from '../protocol/changes';
 
 const PAGE = 50;
 
@@ -64,6 +65,12 @@ export class DatasetNode extends PagedParentNode<Example> {
   /** Reads the dataset again so its row's example count matches the examples listed under it. */
   override async reloadRow(): Promise<void> {
     this.dataset = await this.view.clients.call((c) => c.datasets.read({ datasetId: this.dataset.id }));
+  }
+
+  override takeKnown(change: Change): boolean {
+    if (change.kind !== 'dataset' || typeof change.examples !== 'number') return false;
+    this.dataset = { ...this.dataset, example_count: change.examples };
+    return true;
   }
 
   treeItem(): vscode.TreeItem {

@@ -7,6 +7,7 @@ import { Commands } from '../constants';
 import { escapeMarkdown, fitDescription, formatWhen } from '../text/format';
 import { markdownLines } from './markdown';
 import { groupItem, PagedParentNode, TreeNode, withSideLoad, type ViewContext } from './treeNode';
+import type { Change } from '../protocol/changes';
 
 const PAGE = 50;
 
@@ -131,6 +132,12 @@ export class PromptNode extends PagedParentNode<Commit> {
   override async reloadRow(): Promise<void> {
     const fresh = await this.view.clients.call((c) => c.prompts.get(this.identifier));
     if (fresh) this.repo = fresh;
+  }
+
+  override takeKnown(change: Change): boolean {
+    if (change.kind !== 'prompt' || typeof change.commits !== 'number') return false;
+    this.repo = { ...this.repo, num_commits: change.commits };
+    return true;
   }
 
   /** `owner/name` as the API and the links want it. */

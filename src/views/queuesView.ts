@@ -6,6 +6,7 @@ import { Commands } from '../constants';
 import { askedText, escapeMarkdown, formatWhen, summarize } from '../text/format';
 import { markdownLines } from './markdown';
 import { errorNode, MessageNode, PagedParentNode, TreeNode, type ViewContext } from './treeNode';
+import type { Change } from '../protocol/changes';
 
 const PAGE = 50;
 
@@ -136,6 +137,13 @@ export class QueueNode extends TreeNode {
       this.counts ? this.children() : undefined,
     ]);
     if (listed) this.queue = listed;
+  }
+
+  /** A queue not opened yet shows its size: the publisher's figure (an agent's add reads it) will do. */
+  override takeKnown(change: Change): boolean {
+    if (change.kind !== 'queue' || typeof change.size !== 'number' || this.counts) return false;
+    this.queue = { ...this.queue, total_runs: change.size };
+    return true;
   }
 
   override reset(): void {

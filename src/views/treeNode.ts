@@ -5,6 +5,7 @@ import { LangSmithAuthError, LangSmithNotFoundError } from '../client/errors';
 import { NotSignedInError } from '../auth/clientService';
 import { Commands } from '../constants';
 import type { ClientService } from '../auth/clientService';
+import type { Change } from '../protocol/changes';
 
 /** What nodes of one view share: the API and a way to redraw themselves. */
 export interface ViewContext {
@@ -45,6 +46,14 @@ export abstract class TreeNode {
 
   /** Reads what the node's own row shows again (after a change made through the extension); most rows keep theirs. */
   async reloadRow(): Promise<void> {}
+
+  /**
+   * Takes what a change's publisher already knows of this row (a prompt's commit count after a push) instead of
+   * reading it again; true when the row is then up to date.
+   */
+  takeKnown(_change: Change): boolean {
+    return false;
+  }
 }
 
 export class MessageNode extends TreeNode {
@@ -341,9 +350,13 @@ export class NodeTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsco
    * Reloads a node's own row and its children: the children at once, the row when it has been read again (a
    * failed read leaves the row as it was; the children show any error).
    */
-  async refreshWithRow(node: TreeNode): Promise<void> {
+  async refreshWithRow(node: TreeNode, known?: Change): Promise<void> {
     this.refresh(node);
     if (node === this.root) return;
+    if (known && node.takeKnown(known)) {
+      this.redraw(node);
+      return;
+    }
     try {
       await node.reloadRow();
     } catch {

@@ -7,6 +7,7 @@ import { DatasetsRoot } from './datasetsView';
 import { ProjectsRoot } from './projectsView';
 import { PromptsRoot } from './promptsView';
 import { QueuesRoot } from './queuesView';
+import type { Change } from '../protocol/changes';
 import { NodeTreeProvider, type TreeNode, type ViewContext } from './treeNode';
 
 /** A view hidden at least this long reloads when it is shown again. */
@@ -32,8 +33,8 @@ export class LangSmithView<R extends TreeNode> implements vscode.Disposable {
   }
 
   /** Reloads a node's row too (its counts), after a change made through the extension; resolves when redrawn. */
-  refreshWithRow(node: TreeNode): Promise<void> {
-    return this.provider.refreshWithRow(node);
+  refreshWithRow(node: TreeNode, known?: Change): Promise<void> {
+    return this.provider.refreshWithRow(node, known);
   }
 
   /** How long a view stays hidden before showing it again reloads it (what changed elsewhere then appears). */
@@ -92,46 +93,55 @@ export class LangSmithViews implements vscode.Disposable {
     return undefined;
   }
 
-  /** Reloads a dataset's node (its examples, splits, versions) if the tree shows it: after an edit elsewhere. */
-  refreshDataset(datasetId: string): void {
-    const node = this.datasets.root.shownChild(`dataset/${datasetId}`);
-    if (node) this.rowReload = this.datasets.refreshWithRow(node);
-  }
-
-  /** Reloads a prompt of the own workspace (its commits and tags) after a push or a tag change; the whole view when it is new. */
-  refreshPrompt(name: string, handle: string | null): void {
-    const root = this.prompts.root;
-    const node = root.shownChild(`prompt/${handle ?? '-'}/${name}`) ?? root.shownChild(`prompt/-/${name}`);
-    if (node) this.rowReload = this.prompts.refreshWithRow(node);
-    else this.prompts.refresh(root);
-  }
-
   /**
-   * Reloads the rows of queues whose items changed through the extension (runs added, items completed or removed):
-   * their size and counts; the whole view when one is not shown (a queue made on the way).
+   * Shows a change told on the change bus: reloads only the node it names if the tree shows it (taking the numbers
+   * the publisher gave instead of reading them), the list it belongs to when it names none or the tree does not
+   * show it (an entity made on the way).
    */
-  refreshQueues(queueIds: Iterable<string>): void {
-    const root = this.queues.root;
-    const nodes = [...new Set(queueIds)].map((id) => root.shownChild(`queue/${id}`));
-    if (nodes.some((n) => !n)) {
-      this.queues.refresh();
-      this.rowReload = Promise.resolve();
-      return;
+  apply(change: Change): void {
+    switch (change.kind) {
+      case 'dataset': {
+        const node = change.datasetId ? this.datasets.root.shownChild(`dataset/${change.datasetId}`) : undefined;
+        // An edited dataset that is not shown has nothing on screen to update; a new or deleted one changes the list.
+        if (node) this.track(this.datasets.refreshWithRow(node, change));
+        else if (!change.datasetId) this.datasets.refresh();
+        return;
+      }
+      case 'prompt': {
+        const root = this.prompts.root;
+        const node = change.name ? (root.shownChild(`prompt/${change.handle ?? '-'}/${change.name}`) ?? root.shownChild(`prompt/-/${change.name}`)) : undefined;
+        if (node) this.track(this.prompts.refreshWithRow(node, change));
+        else this.prompts.refresh(root);
+        return;
+      }
+      case 'queue': {
+        const node = change.queueId ? this.queues.root.shownChild(`queue/${change.queueId}`) : undefined;
+        if (node) this.track(this.queues.refreshWithRow(node, change));
+        else this.queues.refresh();
+        return;
+      }
+      case 'project':
+        this.projects.refresh();
+        return;
+      case 'feedbackConfigs':
+        this.queues.refresh(this.queues.root.feedbackConfigs);
+        return;
+      case 'feedback':
+        // No tree row shows a run's feedback.
+        return;
     }
-    this.rowReload = Promise.all(nodes.map((n) => this.queues.refreshWithRow(n!))).then(() => undefined);
   }
 
-  /** Reloads the view an agent's write changed (a tool answers in text, so the view is reloaded whole). */
-  afterAgentWrite(tool: string): void {
-    if (tool === 'add_runs_to_annotation_queue') this.queues.refresh();
-    else if (tool === 'create_dataset' || tool === 'add_examples') this.datasets.refresh();
-    else if (tool === 'tag_prompt_version' || tool === 'push_prompt') this.prompts.refresh();
+  /** Adds a row's reload to what `rowReload` waits for (several changes may be told at once). */
+  private track(reload: Promise<void>): void {
+    const before = this.rowReload;
+    this.rowReload = Promise.all([before, reload]).then(() => undefined);
   }
 
   /** Reloads a node, its row included (a prompt's commit count after a tag change), in whichever view holds it. */
   refreshNode(node: TreeNode): void {
     const view = this.viewOf(node);
-    if (view) this.rowReload = view.refreshWithRow(node);
+    if (view) this.track(view.refreshWithRow(node));
   }
 
   /** The latest reload of a row (settled once the row is redrawn): what a test waits for. */

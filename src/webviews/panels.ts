@@ -7,6 +7,7 @@ import type { ClientService } from '../auth/clientService';
 import type { LangSmithClient, Tracer, TracerOptions } from '../client';
 import type { ConnectionState, ReadyType, Schema } from '../protocol/messages';
 import type { WebviewHost } from './webviewHost';
+import type { Change, ChangePublisher } from '../protocol/changes';
 
 /** The webview host (and with it the message router and zod) loads with the first panel, not at activation. */
 const loadWebviewHost = () => import('./webviewHost').then((m) => m.WebviewHost);
@@ -43,20 +44,6 @@ export function definePanel<K, S extends Schema>(
 ): PanelDescriptor<K> {
   // The frame handles every app's state as unknown: it only hands it from the controller to the ready answer.
   return { viewType: viewTypeOf(d.app), icon: 'langsmith.svg', hasCss: true, restores: true, ...d, load: d.load as unknown as () => Promise<PanelApp<K>> };
-}
-
-/** What a panel changed that the trees show: the views reload it. */
-export type Changed =
-  | { readonly kind: 'dataset'; readonly datasetId: string }
-  | { readonly kind: 'prompt'; readonly name: string; readonly handle: string | null }
-  /** `items`: only its items changed (completed, removed), not its settings. */
-  | { readonly kind: 'queue'; readonly queueId: string; readonly items?: true }
-  /** Runs were sent to the project (it may be new). */
-  | { readonly kind: 'project'; readonly name: string };
-
-/** The trees, as panels see them. */
-export interface PanelViews {
-  changed(what: Changed): void;
 }
 
 /**
@@ -96,8 +83,8 @@ export interface PanelServices {
   readonly secrets: vscode.SecretStorage;
   connection(): Promise<ConnectionState>;
   readonly onDidChangeConnection: vscode.Event<void>;
-  /** Told what a panel changed (a saved example, a pushed prompt), so the trees show it. */
-  readonly views: PanelViews;
+  /** The change bus: a panel publishes what it changed (a saved example, a pushed prompt); trees and panels update. */
+  readonly changes: ChangePublisher;
 }
 
 /** A panel being set up by its app's controller. */
@@ -113,8 +100,8 @@ export interface PanelContext<K> {
 
 /** What a panel's controller gives the frame. */
 export interface PanelController<S> {
-  /** Told what another panel changed (a queue's rubric saved), to show it without a reload. */
-  changed?(what: Changed): void;
+  /** Told what changed elsewhere (a queue's rubric saved, by a panel, a command or an agent), to show it without a reload. */
+  changed?(what: Change): void;
   /** The app's whole state, answered to every ready request (first load, shown again, restored). */
   state(signal: AbortSignal): Promise<S>;
   dispose?(): void;
@@ -220,8 +207,8 @@ export class PanelFrame implements vscode.Disposable {
     for (const { host } of this.open.values()) void host.notify(ConnectionNotice, connection);
   }
 
-  /** Tells every open panel what a panel changed. */
-  changed(what: Changed): void {
+  /** Tells every open panel what changed (the frame subscribes to the change bus). */
+  changed(what: Change): void {
     for (const p of this.open.values()) {
       try {
         p.controller.changed?.(what);

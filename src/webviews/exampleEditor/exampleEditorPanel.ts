@@ -215,7 +215,7 @@ class ExampleSession implements PanelController<ExampleEditorState> {
     this.baseTitle = vscode.l10n.t('Example · {0}', summary(known.inputs));
     this.showTitle();
     services.log.info(`Saved example ${key.exampleId} of dataset ${key.datasetId}.`);
-    services.views.changed({ kind: 'dataset', datasetId: key.datasetId });
+    services.changes.publish({ kind: 'dataset', datasetId: key.datasetId });
     return { status: 'saved' as const, example: known };
   }
 

@@ -213,7 +213,7 @@ class PlaygroundTraces {
         await t.tracer.flush();
         t.pendingRuns.clear();
         // The project shows its new runs (and is listed, when the first run made it).
-        this.services.views.changed({ kind: 'project', name: project });
+        this.services.changes.publish({ kind: 'project', name: project });
       } catch (e) {
         failure = vscode.l10n.t('Traces to {0} not sent ({1}); kept for the next run or Send now.', project, e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e));
         this.services.log.warn(`Playground: ${failure}`);
@@ -228,7 +228,7 @@ class PlaygroundTraces {
       if (t.tracer.pendingCount === 0) continue;
       try {
         await t.tracer.flush();
-        this.services.views.changed({ kind: 'project', name: project });
+        this.services.changes.publish({ kind: 'project', name: project });
       } catch (e) {
         this.services.log.warn(`Playground closed with ${t.pendingRuns.size} run(s) not traced to ${project}: ${e instanceof Error ? e.message : String(e)}`);
       }

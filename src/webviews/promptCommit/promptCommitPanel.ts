@@ -170,7 +170,8 @@ class PromptCommitPanel implements PanelController<PromptCommitState> {
     const next = await this.read(signal, true);
     if (outcome.status === 'stale') return { status: 'stale' as const, state: next };
     const target = this.remote?.target;
-    if (target) this.services.views.changed({ kind: 'prompt', name: target.name, handle: target.handle });
+    // The read after the push knows the prompt's commit count: the tree's row takes it without reading it again.
+    if (target) this.services.changes.publish({ kind: 'prompt', name: target.name, handle: target.handle, commits: this.remote?.repo?.num_commits ?? undefined });
     if (outcome.status === 'nothingToCommit') {
       this.services.log.info(`Push of ${uri.fsPath || uri.path}: nothing to commit${outcome.updated.length ? `; updated ${outcome.updated.join(', ')}` : ''}.`);
       return { status: 'nothingToCommit' as const, hash: outcome.commitHash, updated: outcome.updated, tags: outcome.tags, state: next };

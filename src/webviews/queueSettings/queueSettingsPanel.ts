@@ -203,7 +203,7 @@ class QueueSettingsSession implements PanelController<QueueSettingsState> {
     }
     this.services.log.info(`Saved the settings of annotation queue ${this.queueId}${changed.length ? ` and ${changed.length} feedback config(s)` : ''}.`);
     // The tree shows the queue's name, size and the configs, and its review panel the rubric: they reload them.
-    this.services.views.changed({ kind: 'queue', queueId: this.queueId! });
+    this.services.changes.publish({ kind: 'queue', queueId: this.queueId! });
     const state = await this.state(signal);
     return { state, message: queueId ? vscode.l10n.t('Saved “{0}”.', clip(name, 1900)) : vscode.l10n.t('Created “{0}”.', clip(name, 1900)) };
   }

@@ -589,7 +589,7 @@ export class ReviewSession {
     this.attempts.delete(itemId);
     await this.drafts.set(itemId, null);
     // The queue's row in the tree counts it as done.
-    this.services.views.changed({ kind: 'queue', queueId: this.queueId, items: true });
+    this.services.changes.publish({ kind: 'queue', queueId: this.queueId, items: true });
     const counts = this.countsAfter(known?.section, status.is_archived ? 'archived' : 'needs_others_review');
     if (known) known.section = status.is_archived ? 'archived' : 'needs_others_review';
     return this.moveOn(itemId, counts, written.map(feedbackItem), (left) => (left === 1 ? vscode.l10n.t('Done · 1 left') : vscode.l10n.t('Done · {0} left', left)), signal);
@@ -617,7 +617,7 @@ export class ReviewSession {
     await this.ahead.get(itemId);
     await this.clients.call((c) => c.annotationQueues.items.delete(this.queueId, [itemId], { signal }));
     await this.drafts.set(itemId, null);
-    this.services.views.changed({ kind: 'queue', queueId: this.queueId, items: true });
+    this.services.changes.publish({ kind: 'queue', queueId: this.queueId, items: true });
     const counts = this.countsAfter(this.known.get(itemId)?.section, null);
     this.known.delete(itemId);
     return { removed: true, moved: await this.moveOn(itemId, counts, [], () => vscode.l10n.t('Removed from the queue'), signal) };
@@ -645,7 +645,7 @@ export class ReviewSession {
         signal,
       }),
     );
-    this.services.views.changed({ kind: 'dataset', datasetId: target.id });
+    this.services.changes.publish({ kind: 'dataset', datasetId: target.id });
     return { example: { id: example.id, datasetId: target.id, datasetName: target.name }, message: vscode.l10n.t('Added to “{0}” as an example.', target.name).slice(0, 2000) };
   }
 
