@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import type { LangSmithClient } from '../client';
 import { LangSmithAuthError, LangSmithError } from '../client/errors';
 import { Commands } from '../constants';
-import { isBranded } from '../common/shared';
 import { displayProfilesPath } from '../client/profiles';
 import type { Connection, ConnectionState } from './connection';
 import type { ProfileRef } from './credentials';
@@ -12,14 +11,7 @@ import { ConnectionSettingError, createNetworkFetch, networkKey, readNetworkSett
 
 export type Health = 'unknown' | 'connected' | 'authError' | 'offline' | 'signedOut';
 
-const NOT_SIGNED_IN = Symbol.for('langsmith-workbench.NotSignedInError');
-
 export class NotSignedInError extends Error {
-  readonly [NOT_SIGNED_IN] = true;
-  // The panel hosts' bundle has its own copy of this class: the brand, not the identity, makes the error one.
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isBranded(value, NOT_SIGNED_IN);
-  }
   constructor() {
     super(vscode.l10n.t('Sign in to LangSmith first.'));
     this.name = 'NotSignedInError';

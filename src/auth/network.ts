@@ -12,7 +12,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Dispatcher } from 'undici';
 import * as vscode from 'vscode';
-import { isBranded } from '../common/shared';
 import { bypassesProxy, hasPemCertificate, parseProxyUrl, redactProxy } from '../common/proxy';
 
 export const NetworkSettingKeys = {
@@ -35,13 +34,7 @@ export interface NetworkSettings {
 }
 
 /** A setting stops the extension from connecting (a CA file that cannot be read, a malformed proxy URL). */
-const SETTING_ERROR = Symbol.for('langsmith-workbench.ConnectionSettingError');
-
 export class ConnectionSettingError extends Error {
-  readonly [SETTING_ERROR] = true;
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isBranded(value, SETTING_ERROR);
-  }
   constructor(
     message: string,
     readonly setting: string,

@@ -5,7 +5,6 @@ import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import { isNotFound } from '../client/errors';
 import { safeFileName } from '../common/fileNames';
-import { processWide } from '../common/shared';
 import { SCHEME } from '../constants';
 
 
@@ -63,8 +62,8 @@ export function promptCommitUri(ref: PromptCommitRef, label?: string): vscode.Ur
 }
 
 /** Drafts handed over by webviews, by id; their documents show this text. */
-// One map and one event for the process: panels (their own bundle) hand drafts to the provider in extension.js.
-const { drafts, draftChanged } = processWide('drafts', () => ({ drafts: new Map<string, string>(), draftChanged: new vscode.EventEmitter<vscode.Uri>() }));
+const drafts = new Map<string, string>();
+const draftChanged = new vscode.EventEmitter<vscode.Uri>();
 
 /** Holds a draft's text for its `draft` document (and refreshes an open one); returns the document's URI. */
 export function setDraft(draftId: string, label: string, text: string): vscode.Uri {
