@@ -8,6 +8,7 @@ import { displayProfilesPath } from '../client/profiles';
 import type { Connection, ConnectionState } from './connection';
 import type { ProfileRef } from './credentials';
 import { ConnectionSettingError, createNetworkFetch, networkKey, readNetworkSettings, type NetworkFetch, type NetworkSettings } from './network';
+import { lazy } from '../common/lazy';
 
 export type Health = 'unknown' | 'connected' | 'authError' | 'offline' | 'signedOut';
 
@@ -205,14 +206,13 @@ export async function createClient(endpoint: string, credential: Credential, wor
 }
 
 type ClientModule = typeof import('../client');
-let clientModule: Promise<ClientModule> | undefined;
 
 /**
  * The API client (with the zod schemas of every resource) is loaded when the first client is made, not at
  * activation: activation only registers, and most sessions open one or two views.
  */
 function loadClientModule(): Promise<ClientModule> {
-  return (clientModule ??= import('../common/clientEntry'));
+  return lazy.client();
 }
 
 function clientOver({ LangSmithClient, ProfileLoginAuth }: ClientModule, endpoint: string, credential: Credential, workspaceId: string | undefined, net: NetworkFetch): LangSmithClient {

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import type { Dispatcher } from 'undici';
 import * as vscode from 'vscode';
 import { bypassesProxy, hasPemCertificate, parseProxyUrl, redactProxy } from '../common/proxy';
+import { lazy } from '../common/lazy';
 
 export const NetworkSettingKeys = {
   caFile: 'langsmith.caFile',
@@ -106,7 +107,7 @@ export async function createNetworkFetch(settings: NetworkSettings): Promise<Net
 
   // The CA is added to Node's bundled roots, for these requests only.
   const ca = settings.caFile ? [...(await import('node:tls')).rootCertificates, readCa(settings.caFile)] : undefined;
-  const { Agent, ProxyAgent, fetch: undiciFetch } = await import('undici');
+  const { Agent, ProxyAgent, fetch: undiciFetch } = await lazy.undici();
   const direct = new Agent(ca ? { connect: { ca } } : {});
   let proxied: Dispatcher | undefined;
   if (settings.proxy) {

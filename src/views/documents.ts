@@ -6,6 +6,7 @@ import type { ClientService } from '../auth/clientService';
 import { isNotFound } from '../client/errors';
 import { safeFileName } from '../common/fileNames';
 import { SCHEME } from '../constants';
+import { lazy } from '../common/lazy';
 
 
 type Kind = 'run' | 'example' | 'exampleVersion' | 'draft' | 'commit' | 'promptCommit' | 'publicDataset' | 'similarExamples';
@@ -133,7 +134,7 @@ export class LangSmithDocuments implements vscode.TextDocumentContentProvider {
   }
 
   private async promptCommitText(ref: PromptCommitRef, signal: AbortSignal): Promise<string> {
-    const format = await import('../prompts/engine');
+    const format = await lazy.promptFile();
     const { manifest, repo } = await this.clients.call(async (client) => {
       const [pulled, repo] = await Promise.all([client.prompts.pull(`${ref.identifier}:${ref.commit}`, { includeModel: true, signal }), client.prompts.get(ref.identifier, { signal })]);
       return { manifest: pulled.manifest, repo };
