@@ -9,10 +9,14 @@ import { ClientService } from './auth/clientService';
 import { ConnectionState } from './auth/connection';
 import { Credentials } from './auth/credentials';
 import { ConnectionStatusBar } from './auth/statusBar';
+import { bundleLoader, setMissingBundleReporter } from './common/lazy';
 import { createLog } from './common/log';
 import type { WorkbenchApi } from './workbench';
 
 export type { WorkbenchApi } from './workbench';
+
+/** Activation's second part: views, providers, watchers, commands. */
+const loadWorkbench = bundleLoader('workbench.js', () => import('./workbench'));
 
 /** When extension.js had loaded (its imports evaluated, vscode's among them). */
 const codeLoaded = performance.now();
@@ -20,6 +24,14 @@ const codeLoaded = performance.now();
 export async function activate(context: vscode.ExtensionContext): Promise<WorkbenchApi | undefined> {
   const called = performance.now();
   const log = createLog();
+  // A bundle that cannot be loaded was replaced under this window by an update: the window has to reload.
+  setMissingBundleReporter((error) => {
+    log.error(error.message);
+    const reload = vscode.l10n.t('Reload Window');
+    void vscode.window.showErrorMessage(vscode.l10n.t('LangSmith Workbench was updated; reload the window.'), reload).then((choice) => {
+      if (choice === reload) void vscode.commands.executeCommand('workbench.action.reloadWindow');
+    });
+  });
   const credentials = new Credentials(context.secrets);
   const connection = new ConnectionState(credentials);
   const clients = new ClientService(connection, log);
@@ -30,7 +42,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Workbe
   const firstPartDone = performance.now();
   await new Promise<void>((resolve) => setImmediate(resolve));
   // A bundle of its own (dist/workbench.js), so loading extension.js compiles only this first part.
-  const { setUpWorkbench } = await import('./workbench');
+  const { setUpWorkbench } = await loadWorkbench();
   const api = await setUpWorkbench(context, { log, credentials, connection, clients });
   const codeMs = hostCodeLoadMs(context.extension.id) ?? codeLoaded - codeStarted;
   log.info(activationLine(codeMs, firstPartDone - called, performance.now() - firstPartDone));

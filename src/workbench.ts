@@ -8,6 +8,7 @@ import type { McpServerProvider } from './agentHost/mcpServer';
 import type { ClientService } from './auth/clientService';
 import type { ConnectionState } from './auth/connection';
 import type { Credentials } from './auth/credentials';
+import { bundleLoader } from './common/lazy';
 import type { setPrompter } from './common/prompter';
 import { Commands, SCHEME } from './constants';
 import type { LangSmithViews } from './views/views';
@@ -30,6 +31,8 @@ export interface WorkbenchApi {
   readonly agent: { tools: LanguageModelTools; mcp: McpServerProvider };
   /** Where the extension writes (its log, its storage, its state): the test that no key is written looks there. */
   readonly storage: Pick<vscode.ExtensionContext, 'logUri' | 'globalStorageUri' | 'globalState' | 'workspaceState'>;
+  /** The extension's loader of bundles (tests point one at a missing file). */
+  readonly bundleLoader: typeof bundleLoader;
 }
 
 /** The services activation's first part built, which everything set up here shares. */
@@ -138,6 +141,6 @@ export async function setUpWorkbench(context: vscode.ExtensionContext, { log, cr
 
   // Other extensions get nothing: these services can make authenticated calls.
   const storage = { logUri: context.logUri, globalStorageUri: context.globalStorageUri, globalState: context.globalState, workspaceState: context.workspaceState };
-  return context.extensionMode === vscode.ExtensionMode.Test ? { views, changes, clients, panels, setPrompter, secrets: context.secrets, storage, agent } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { views, changes, clients, panels, setPrompter, secrets: context.secrets, storage, agent, bundleLoader } : undefined;
 }
 

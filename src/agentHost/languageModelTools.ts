@@ -12,11 +12,11 @@ import { fenced } from '../text/format';
 import { TOOL_PREFIX } from './toolNames';
 import { isSignedIn } from '../auth/connection';
 import type { ChangePublisher } from '../protocol/changes';
+import { lazy } from '../common/lazy';
 
-let agentModule: Promise<typeof Agent> | undefined;
 /** The tools' code (dist/agent.js), loaded on the first call. */
 export function loadAgent(): Promise<typeof Agent> {
-  return (agentModule ??= import('../agent'));
+  return lazy.agent();
 }
 
 export class LanguageModelTools implements vscode.Disposable {

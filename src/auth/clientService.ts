@@ -4,22 +4,15 @@ import * as vscode from 'vscode';
 import type { LangSmithClient } from '../client';
 import { LangSmithAuthError, LangSmithError } from '../client/errors';
 import { Commands } from '../constants';
-import { isBranded } from '../common/shared';
 import { displayProfilesPath } from '../client/profiles';
 import type { Connection, ConnectionState } from './connection';
 import type { ProfileRef } from './credentials';
 import { ConnectionSettingError, createNetworkFetch, networkKey, readNetworkSettings, type NetworkFetch, type NetworkSettings } from './network';
+import { lazy } from '../common/lazy';
 
 export type Health = 'unknown' | 'connected' | 'authError' | 'offline' | 'signedOut';
 
-const NOT_SIGNED_IN = Symbol.for('langsmith-workbench.NotSignedInError');
-
 export class NotSignedInError extends Error {
-  readonly [NOT_SIGNED_IN] = true;
-  // The panel hosts' bundle has its own copy of this class: the brand, not the identity, makes the error one.
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isBranded(value, NOT_SIGNED_IN);
-  }
   constructor() {
     super(vscode.l10n.t('Sign in to LangSmith first.'));
     this.name = 'NotSignedInError';
@@ -213,14 +206,13 @@ export async function createClient(endpoint: string, credential: Credential, wor
 }
 
 type ClientModule = typeof import('../client');
-let clientModule: Promise<ClientModule> | undefined;
 
 /**
  * The API client (with the zod schemas of every resource) is loaded when the first client is made, not at
  * activation: activation only registers, and most sessions open one or two views.
  */
 function loadClientModule(): Promise<ClientModule> {
-  return (clientModule ??= import('../common/clientEntry'));
+  return lazy.client();
 }
 
 function clientOver({ LangSmithClient, ProfileLoginAuth }: ClientModule, endpoint: string, credential: Credential, workspaceId: string | undefined, net: NetworkFetch): LangSmithClient {

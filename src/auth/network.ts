@@ -12,8 +12,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Dispatcher } from 'undici';
 import * as vscode from 'vscode';
-import { isBranded } from '../common/shared';
 import { bypassesProxy, hasPemCertificate, parseProxyUrl, redactProxy } from '../common/proxy';
+import { lazy } from '../common/lazy';
 
 export const NetworkSettingKeys = {
   caFile: 'langsmith.caFile',
@@ -35,13 +35,7 @@ export interface NetworkSettings {
 }
 
 /** A setting stops the extension from connecting (a CA file that cannot be read, a malformed proxy URL). */
-const SETTING_ERROR = Symbol.for('langsmith-workbench.ConnectionSettingError');
-
 export class ConnectionSettingError extends Error {
-  readonly [SETTING_ERROR] = true;
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isBranded(value, SETTING_ERROR);
-  }
   constructor(
     message: string,
     readonly setting: string,
@@ -113,7 +107,7 @@ export async function createNetworkFetch(settings: NetworkSettings): Promise<Net
 
   // The CA is added to Node's bundled roots, for these requests only.
   const ca = settings.caFile ? [...(await import('node:tls')).rootCertificates, readCa(settings.caFile)] : undefined;
-  const { Agent, ProxyAgent, fetch: undiciFetch } = await import('undici');
+  const { Agent, ProxyAgent, fetch: undiciFetch } = await lazy.undici();
   const direct = new Agent(ca ? { connect: { ca } } : {});
   let proxied: Dispatcher | undefined;
   if (settings.proxy) {

@@ -12,6 +12,7 @@ import { UserCancelled, type CommandRegistrar } from './registerCommand';
 import { inSteps } from './steps';
 import { ask, choose, confirm, selection, validateName, withProgress } from './ui';
 import type { ChangePublisher } from '../protocol/changes';
+import { lazy } from '../common/lazy';
 
 export function registerDatasetCommands(register: CommandRegistrar, clients: ClientService, changes: ChangePublisher): void {
   register(Commands.createDatasetFromCsv, async () => {
@@ -25,7 +26,7 @@ export function registerDatasetCommands(register: CommandRegistrar, clients: Cli
     if (!file) throw new UserCancelled();
     const fileName = file.path.split('/').pop() || 'data.csv';
     const bytes = await vscode.workspace.fs.readFile(file);
-    const { csvHeader } = await import('../common/csv');
+    const { csvHeader } = await lazy.csv();
     const columns = csvHeader(new TextDecoder('utf-8').decode(bytes), fileName);
 
     const inputs = await prompter().pickMany(

@@ -23,6 +23,7 @@ import { datasetExperiments, otherDatasetProblem, readExperiments } from '../exp
 import type { CommandRegistrar } from './registerCommand';
 import { UserCancelled } from './registerCommand';
 import { ask, choose, selection, withProgress } from './ui';
+import { lazy } from '../common/lazy';
 
 const MAX_NAME = 200;
 const DEFAULT_CONCURRENCY = 4;
@@ -284,7 +285,7 @@ async function sampleInputs(client: LangSmithClient, datasetId: string, split: s
 /** Prompt variables → input fields: the remembered ones, and a pick for each variable with no field of its name;
  *  a variable left without a field is named before any call. */
 async function mapVariables(s: ExperimentServices, prompt: PromptToRun, dataset: Dataset, samples: Record<string, unknown>[]): Promise<Record<string, string>> {
-  const { unmappedVariables } = await import('../experiments');
+  const { unmappedVariables } = await lazy.experiments();
   const memory = `langsmith.experiments.mapping/${prompt.memoryId}/${dataset.id}`;
   const remembered = s.workspaceState.get<Record<string, string>>(memory) ?? {};
   const mapping: Record<string, string> = {};
@@ -326,7 +327,7 @@ async function runPromptOverDataset(s: ExperimentServices, arg: unknown): Promis
   const samples = await clients.call((c) => sampleInputs(c, dataset.id, split, asOf));
   if (!samples.length) throw new Error(vscode.l10n.t('“{0}” has no examples to run over.', dataset.name));
   const mapping = await mapVariables(s, prompt, dataset, samples);
-  const engine = await import('../experiments');
+  const engine = await lazy.experiments();
   const experimentName = engine.experimentName(prompt.name, new Date());
   const title = vscode.l10n.t('Running “{0}” over “{1}”', prompt.label, dataset.name);
   const outcome: RunOutcome = await withProgress(title, (signal, progress) => {

@@ -6,6 +6,7 @@ import type { CommandId } from '../constants';
 import { Commands } from '../constants';
 
 import { UserCancelled } from '../common/cancelled';
+import { BundleMissingError } from '../common/lazy';
 import { prompter } from '../common/prompter';
 import { PartlyDone } from './partlyDone';
 
@@ -42,6 +43,8 @@ async function guarded(log: vscode.LogOutputChannel, id: CommandId, work: () => 
     }
     const message = err instanceof Error ? err.message : String(err);
     log.error(`${id} failed: ${err instanceof Error && err.stack ? err.stack : message}`);
+    // The window was already told to reload (see src/common/lazy.ts): no second notification.
+    if (err instanceof BundleMissingError) return undefined;
     if (err instanceof PartlyDone) {
       // What was done is done; Retry goes on with the rest (and may stop part-way again).
       if (await prompter().offerRetry(message, vscode.l10n.t('Retry'))) return guarded(log, id, () => err.rest());

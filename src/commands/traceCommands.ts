@@ -12,6 +12,7 @@ import type { PanelFrame } from '../webviews/panels';
 import type { CommandRegistrar } from './registerCommand';
 import { ask, choose, withProgress } from './ui';
 import type { ChangePublisher } from '../protocol/changes';
+import { lazy } from '../common/lazy';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -122,7 +123,7 @@ export function registerTraceCommands(register: CommandRegistrar, clients: Clien
     const ref = runArg(arg);
     if (!ref) throw new Error(vscode.l10n.t('Select an llm run to open in the playground.'));
     const run = await clients.call((c) => c.runs.read(ref.runId, { projectId: ref.projectId }));
-    const engine = await import('../promptFile');
+    const engine = await lazy.promptFile();
     const file = engine.promptFileFromRun(run.inputs, runModel(run));
     if (!file) throw new Error(vscode.l10n.t('“{0}” has no chat messages in its inputs to run again.', run.name ?? run.id));
     // An untitled prompt file: the playground runs it, and the user may save it into the workspace.

@@ -1,6 +1,5 @@
 // The API client as the extension loads it on first use (its own bundle, dist/client.js; see esbuild.mjs): with
-// zod configured for the extension host before any schema parses. The bundle has its own copy of zod, so the
-// configuration has to happen inside it.
+// zod configured for the extension host before any schema parses.
 import './zodSetup';
 
 export * from '../client';

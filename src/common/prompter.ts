@@ -2,7 +2,6 @@
 // dialogs normally, a scripted one in the extension's tests (so commands that ask are tested end to end in the
 // extension host, including how they treat bad answers).
 import * as vscode from 'vscode';
-import { processWide } from './shared';
 
 export interface PickOptions {
   title?: string;
@@ -48,18 +47,18 @@ export const windowPrompter: Prompter = {
   },
 };
 
-/** The prompter in use: one for the process, whichever bundle asks (the panel hosts have their own copy of this module). */
-const slot = processWide('prompter', () => ({ current: windowPrompter as Prompter }));
+/** The prompter in use. */
+let current: Prompter = windowPrompter;
 
 export function prompter(): Prompter {
-  return slot.current;
+  return current;
 }
 
 /** Replaces the prompter (the extension's tests only); returns a function that restores the previous one. */
 export function setPrompter(next: Prompter): () => void {
-  const previous = slot.current;
-  slot.current = next;
+  const previous = current;
+  current = next;
   return () => {
-    slot.current = previous;
+    current = previous;
   };
 }

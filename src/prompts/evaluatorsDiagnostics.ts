@@ -7,6 +7,7 @@ import { KeyedDebounce } from '../common/keyedDebounce';
 import type { ClientService } from '../auth/clientService';
 import type { EvaluatorsFile, EvaluatorsProblem } from '../experiments/types';
 import { isSignedIn } from '../auth/connection';
+import { lazy } from '../common/lazy';
 
 export const EVALUATORS_GLOB = '**/*.evaluators.{yaml,yml}';
 const DEBOUNCE_MS = 300;
@@ -18,11 +19,9 @@ export function isEvaluatorsFile(path: string): boolean {
 }
 
 type Engine = typeof import('../experiments');
-let loading: Promise<Engine> | undefined;
 /** The experiments engine (its YAML parser), loaded with the first evaluators file. */
 function engine(): Promise<Engine> {
-  loading ??= import('../experiments');
-  return loading;
+  return lazy.experiments();
 }
 
 export interface ParsedEvaluators {

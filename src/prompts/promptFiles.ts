@@ -6,13 +6,12 @@ import { KeyedDebounce } from '../common/keyedDebounce';
 import { Commands } from '../constants';
 import type { ParsedPromptFile, Problem } from '../promptFile';
 import { isPromptFile } from '../promptFile/fileNames';
+import { lazy } from '../common/lazy';
 
 type Format = typeof import('../promptFile');
-let loading: Promise<Format> | undefined;
 /** The prompt-file bundle, loaded once. */
 export function promptFormat(): Promise<Format> {
-  loading ??= import('../promptFile');
-  return loading;
+  return lazy.promptFile();
 }
 
 export const PROMPT_FILE_GLOB = '**/*.prompt.{yaml,yml,json}';

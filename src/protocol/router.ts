@@ -17,20 +17,7 @@ import {
 } from './messages';
 
 /** The reason a handler's signal aborts with. */
-/** `instanceof` for these errors whichever bundle made them (the panel hosts are a bundle of their own): a brand. */
-function isBranded(value: unknown, brand: symbol): boolean {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
-}
-
-const CANCELLED = Symbol.for('langsmith-workbench.CancelledError');
-const REQUEST_ERROR = Symbol.for('langsmith-workbench.RequestError');
-
 export class CancelledError extends Error {
-  readonly [CANCELLED] = true;
-  // Thrown by panel hosts (their own bundle) and checked by the router in extension.js: told apart by a brand.
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isBranded(value, CANCELLED);
-  }
   constructor() {
     super('Cancelled.');
     this.name = 'AbortError';
@@ -39,10 +26,6 @@ export class CancelledError extends Error {
 
 /** A failure a handler wants the webview to see with a specific code and message. */
 export class RequestError extends Error {
-  readonly [REQUEST_ERROR] = true;
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isBranded(value, REQUEST_ERROR);
-  }
   constructor(readonly code: ErrorCode, message: string) {
     super(message);
     this.name = 'RequestError';

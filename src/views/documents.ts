@@ -5,8 +5,8 @@ import * as vscode from 'vscode';
 import type { ClientService } from '../auth/clientService';
 import { isNotFound } from '../client/errors';
 import { safeFileName } from '../common/fileNames';
-import { processWide } from '../common/shared';
 import { SCHEME } from '../constants';
+import { lazy } from '../common/lazy';
 
 
 type Kind = 'run' | 'example' | 'exampleVersion' | 'draft' | 'commit' | 'promptCommit' | 'publicDataset' | 'similarExamples';
@@ -63,8 +63,8 @@ export function promptCommitUri(ref: PromptCommitRef, label?: string): vscode.Ur
 }
 
 /** Drafts handed over by webviews, by id; their documents show this text. */
-// One map and one event for the process: panels (their own bundle) hand drafts to the provider in extension.js.
-const { drafts, draftChanged } = processWide('drafts', () => ({ drafts: new Map<string, string>(), draftChanged: new vscode.EventEmitter<vscode.Uri>() }));
+const drafts = new Map<string, string>();
+const draftChanged = new vscode.EventEmitter<vscode.Uri>();
 
 /** Holds a draft's text for its `draft` document (and refreshes an open one); returns the document's URI. */
 export function setDraft(draftId: string, label: string, text: string): vscode.Uri {
@@ -134,7 +134,7 @@ export class LangSmithDocuments implements vscode.TextDocumentContentProvider {
   }
 
   private async promptCommitText(ref: PromptCommitRef, signal: AbortSignal): Promise<string> {
-    const format = await import('../promptFile');
+    const format = await lazy.promptFile();
     const { manifest, repo } = await this.clients.call(async (client) => {
       const [pulled, repo] = await Promise.all([client.prompts.pull(`${ref.identifier}:${ref.commit}`, { includeModel: true, signal }), client.prompts.get(ref.identifier, { signal })]);
       return { manifest: pulled.manifest, repo };

@@ -3,9 +3,10 @@
 // dist/panels.js) is loaded only when a panel opens or is restored, so activation registers the serializers
 // without loading any of it.
 import { definePanel } from './panels';
+import { bundleLoader } from '../common/lazy';
 
 /** The panels' host code (dist/panels.js), loaded once for all of them. */
-const apps = () => import('./panelApps');
+const apps = bundleLoader('panels.js', () => import('./panelApps'));
 
 export const Panels = {
   hello: definePanel({ app: 'hello', instances: 'one', load: () => apps().then((m) => m.helloApp) }),

@@ -13,13 +13,16 @@ export function createNonce(): string {
 /**
  * The page of one webview app under a strict CSP: scripts and styles only from the extension's webview folder
  * or with this load's nonce, no network access but images. The toolkit reads the nonce from the csp-nonce meta tag for the
- * one style element it injects, so no 'unsafe-inline' is needed.
+ * one style element it injects, so no 'unsafe-inline' is needed. The app is an ES module: the chunks it imports
+ * (dist/webviews/chunk-*.js, shared by the apps) load from the same folder under the script's nonce.
  */
 export function renderWebviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, app: string, title: string, hasCss: boolean): string {
   const nonce = createNonce();
   const root = webviewRoot(extensionUri);
   const script = webview.asWebviewUri(vscode.Uri.joinPath(root, `${app}.js`));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(root, `${app}.css`));
+  // The common components' styles, one file for every app (see esbuild.mjs, commonStyles).
+  const commonStyle = webview.asWebviewUri(vscode.Uri.joinPath(root, 'common.css'));
   const csp = [
     "default-src 'none'",
     `script-src 'nonce-${nonce}' ${webview.cspSource}`,
@@ -40,11 +43,12 @@ export function renderWebviewHtml(webview: vscode.Webview, extensionUri: vscode.
 <meta property="csp-nonce" content="${nonce}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>${escapeHtml(title)}</title>
+<link rel="stylesheet" nonce="${nonce}" href="${commonStyle}">
 ${hasCss ? `<link rel="stylesheet" nonce="${nonce}" href="${style}">` : ''}
 </head>
 <body>
 <div id="root"></div>
-<script nonce="${nonce}" src="${script}"></script>
+<script type="module" nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;
 }

@@ -1,6 +1,6 @@
 // Every panel's host side in one bundle of its own (dist/panels.js), loaded when the first panel opens or is
 // restored: activation registers the descriptors (descriptors.ts) without any of this. Modules it shares with
-// extension.js exist twice; what must be one is made so in src/common/shared.ts.
+// the workbench are in shared bundles it requires (see esbuild.mjs), so each exists once.
 export { helloApp } from './hello/helloPanel';
 export { exampleEditorApp } from './exampleEditor/exampleEditorPanel';
 export { datasetDiffApp } from './datasetDiff/datasetDiffPanel';

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ClientService } from '../../auth/clientService';
 import type { PromptReferenceSupport } from './referenceSupport';
+import { lazy } from '../../common/lazy';
 
 export const REFERENCE_LANGUAGES = ['javascript', 'javascriptreact', 'typescript', 'typescriptreact', 'python'] as const;
 const LANGUAGES = new Set<string>(REFERENCE_LANGUAGES);
@@ -21,7 +22,7 @@ export function watchPromptReferences(clients: ClientService): PromptReferencesH
   let support: Promise<PromptReferenceSupport> | undefined;
   let disposed = false;
   const start = () =>
-    (support ??= Promise.all([import('./referenceSupport'), import('../../promptReferences/engine')]).then(([m, engine]) => {
+    (support ??= Promise.all([import('./referenceSupport'), lazy.promptReferences()]).then(([m, engine]) => {
       const s = new m.PromptReferenceSupport(clients, engine);
       if (disposed) s.dispose();
       return s;

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Commands } from '../../../src/constants';
 import type { WorkbenchApi } from '../../../src/extension';
+import { shownMessages } from './support';
 
 const EXTENSION_ID = 'langsmith-workbench.langsmith-workbench';
 
@@ -89,6 +90,17 @@ describe('activation', () => {
     assert.ok(tab, 'no Connection Check tab after running the command');
     assert.ok(tab.input instanceof vscode.TabInputWebview);
     await vscode.window.tabGroups.close(tab);
+  });
+
+  it('asks for a reload, once, when a bundle cannot be loaded (an update replaced the files under the window)', async () => {
+    const workbench = extension.exports as WorkbenchApi;
+    const missing = path.join(extension.extensionPath, 'dist', 'missing.js');
+    const before = shownMessages().length;
+    const load = workbench.bundleLoader('missing.js', () => import(missing));
+    await assert.rejects(load(), (err: Error) => err.name === 'BundleMissingError' && err.message.includes('dist/missing.js'));
+    await assert.rejects(load(), (err: Error) => err.name === 'BundleMissingError', 'a later call tries again');
+    const shown = shownMessages().slice(before);
+    assert.deepEqual(shown.map((m) => [m.kind, m.message, m.items]), [['error', 'LangSmith Workbench was updated; reload the window.', ['Reload Window']]]);
   });
 });
 
