@@ -11,7 +11,9 @@ import { writeRevision, type AttachmentRef, type RevRow } from './store/revision
 import { newVersion } from './store/versions';
 import { createConfig, createFeedback } from './store/feedback';
 import { createCommit, createTag, insertRepo, setLike, updateRepo } from './store/prompts';
-import { createQueue, findItem, scopeOf, setItemStatus } from './store/queues';
+import { scopeOf, setItemStatus } from './store/queueReview';
+import { findItem } from './store/queueRows';
+import { createQueue } from './store/queues';
 import { sessionByName } from './store/sessions';
 import { seedExperiments } from './seedExperiments';
 import { newId } from './ids';
