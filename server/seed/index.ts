@@ -3,21 +3,21 @@
 // an annotation queue, feedback.
 // Written through the same functions the API uses, so it looks exactly like data a client made.
 import { deflateSync } from 'node:zlib';
-import type { Ctx, Tenant } from './context';
-import { ingestCreate, type AttachmentRef as RunAttachmentRef, type RunPayload } from './store/runs';
-import { insertDataset, tagVersion } from './store/datasets';
-import { storeBlobs } from './store/examples';
-import { writeRevision, type AttachmentRef, type RevRow } from './store/revisions';
-import { newVersion } from './store/versions';
-import { createConfig, createFeedback } from './store/feedback';
-import { createCommit, createTag, insertRepo, setLike, updateRepo } from './store/prompts';
-import { scopeOf, setItemStatus } from './store/queueReview';
-import { findItem } from './store/queueRows';
-import { createQueue } from './store/queues';
-import { sessionByName } from './store/sessions';
-import { seedExperiments } from './seedExperiments';
-import { newId } from './ids';
-import { jsonOrNull } from './json';
+import type { Ctx, Tenant } from '../context';
+import { ingestCreate, type AttachmentRef as RunAttachmentRef, type RunPayload } from '../store/runs';
+import { insertDataset, tagVersion } from '../store/datasets';
+import { storeBlobs } from '../store/examples';
+import { writeRevision, type AttachmentRef, type RevRow } from '../store/revisions';
+import { newVersion } from '../store/versions';
+import { createConfig, createFeedback } from '../store/feedback';
+import { createCommit, createTag, insertRepo, setLike, updateRepo } from '../store/prompts';
+import { scopeOf, setItemStatus } from '../store/queueReview';
+import { findItem } from '../store/queueRows';
+import { createQueue } from '../store/queues';
+import { sessionByName } from '../store/sessions';
+import { seedExperiments } from './experiments';
+import { newId } from '../ids';
+import { jsonOrNull } from '../json';
 
 /** A small deterministic PRNG, so every demo database looks the same. */
 function rng(seed: number) {

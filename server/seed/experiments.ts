@@ -3,12 +3,12 @@
 // model in its metadata), one root run per example of the dataset's latest version, and model feedback from
 // three evaluators (`contains`, `similarity`, `helpfulness`). v2 improves on some examples and regresses on
 // others, and one of its runs failed. Deterministic: its own seeded generator, fixed offsets from `now`.
-import type { Ctx, Tenant } from './context';
-import { ingestCreate } from './store/runs';
-import { createSession } from './store/sessions';
-import { createFeedback } from './store/feedback';
-import { newId } from './ids';
-import { jsonOrNull } from './json';
+import type { Ctx, Tenant } from '../context';
+import { ingestCreate } from '../store/runs';
+import { createSession } from '../store/sessions';
+import { createFeedback } from '../store/feedback';
+import { newId } from '../ids';
+import { jsonOrNull } from '../json';
 
 export const DEMO_EXPERIMENTS = ['support-answer-v1', 'support-answer-v2'] as const;
 export const DEMO_EXPERIMENT_KEYS = ['contains', 'similarity', 'helpfulness'] as const;
