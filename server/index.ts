@@ -33,7 +33,7 @@ import { OAuthTokens } from './oauth';
 import { registerWorkspace } from './routes/workspace';
 import { registerV2 } from './routes/v2';
 import { seedDemo } from './seed';
-import { migrateLegacyStatuses } from './store/queues';
+import { migrateLegacyStatuses } from './store/queueReview';
 import { HttpError } from './errors';
 import { stableUuid } from './ids';
 import { MonotonicClock, nowIso } from './time';

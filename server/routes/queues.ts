@@ -4,12 +4,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
-import type { QueueRow } from '../store/queues';
+import type { QueueRow } from '../store/queueRows';
 import { bodyTime, idParams, pText, qBool, qEnum, qInt, qText, qTime, qUuids, route, uuid } from '../route';
-import {
-  addItems, completersOf, countItems, createQueue, deleteAllItemsExcept, deleteItems, deleteQueues, getItem, getItemAnywhere,
-  getQueue, listQueueRuns, listQueues, queuesOfRun, reviewersOf, rootRunIds, scopeOf, setItemStatus, updateItemTimes, updateQueue,
-} from '../store/queues';
+import { addItems, completersOf, deleteAllItemsExcept, deleteItems, updateItemTimes } from '../store/queueItems';
+import { countItems, listQueueRuns, scopeOf, setItemStatus } from '../store/queueReview';
+import { getItem, getItemAnywhere, getQueue } from '../store/queueRows';
+import { createQueue, deleteQueues, listQueues, queuesOfRun, reviewersOf, rootRunIds, updateQueue } from '../store/queues';
 import { HttpError, notFound } from '../errors';
 import { newId } from '../ids';
 import { nowIso } from '../time';

@@ -21,10 +21,10 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { bodyTime, idParams, qBool, qEnum, qInt, qText, qTime, route, uuid } from '../route';
-import {
-  addItems, addReviewer, completersOf, countItems, deleteItems, getItem, getItemAnywhere, getQueue, holderOf, pageItems, placement,
-  removeReviewer, scopeOf, setItemStatus, updateItemTimes, type ItemKey, type QueueItem, type Scope, type Section,
-} from '../store/queues';
+import { addItems, completersOf, deleteItems, updateItemTimes } from '../store/queueItems';
+import { countItems, holderOf, pageItems, placement, scopeOf, setItemStatus, type ItemKey, type Scope, type Section } from '../store/queueReview';
+import { getItem, getItemAnywhere, getQueue, type QueueItem } from '../store/queueRows';
+import { addReviewer, removeReviewer } from '../store/queues';
 import { HttpError } from '../errors';
 import { StatusBody, statusOut } from './queuesShapes';
 

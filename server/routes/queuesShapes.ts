@@ -3,7 +3,9 @@
 import { z } from 'zod';
 import type { User } from '../context';
 import { bodyTime, qBool, qEnum, uuid } from '../route';
-import { holderOf, isArchived, type NewItem, type QueueItem, type QueueRow, type QueueRunInfo, type Scope } from '../store/queues';
+import type { NewItem } from '../store/queueItems';
+import { holderOf, isArchived, type QueueRunInfo, type Scope } from '../store/queueReview';
+import type { QueueItem, QueueRow } from '../store/queueRows';
 import { jsonOrNull } from '../json';
 import type { RunRow } from '../store/runs';
 import { runOut } from './runsShape';

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { withLocalServer } from '../harness/localServer';
-import { DEMO_CHART_NAME, DEMO_THREAD_ID, LARGE_TRACE_RUNS, demoChartPng, demoInvoices } from '../../server/seed';
+import { demoInvoices } from '../../server/seed/invoices';
+import { DEMO_CHART_NAME, DEMO_THREAD_ID, LARGE_TRACE_RUNS, demoChartPng } from '../../server/seed/traceViewer';
 import { rawRequest } from '../harness/http';
 import { client, collect } from './helpers';
 

@@ -1,14 +1,20 @@
-// Demo data: two experiments of the prompt `support-answer` on the `demo-support-qa` dataset, made a few days
+// The demo's experiments on the `demo-support-qa` dataset. demo-qa-experiment-1: the support pipeline run on each
+// example, with model feedback on correctness (drawn from the seed's shared generator). And two experiments of
+// the prompt `support-answer` made a few days
 // apart, as the extension's experiment runner records them: a project tied to the dataset (prompt, commit and
 // model in its metadata), one root run per example of the dataset's latest version, and model feedback from
 // three evaluators (`contains`, `similarity`, `helpfulness`). v2 improves on some examples and regresses on
 // others, and one of its runs failed. Deterministic: its own seeded generator, fixed offsets from `now`.
-import type { Ctx, Tenant } from './context';
-import { ingestCreate } from './store/runs';
-import { createSession } from './store/sessions';
-import { createFeedback } from './store/feedback';
-import { newId } from './ids';
-import { jsonOrNull } from './json';
+import type { Ctx, Tenant } from '../context';
+import { ingestCreate } from '../store/runs';
+import { createSession, sessionByName } from '../store/sessions';
+import { createFeedback } from '../store/feedback';
+import { newId } from '../ids';
+import { jsonOrNull } from '../json';
+import { feedbackWriter } from './feedback';
+import type { Rng } from './random';
+import { ANSWERS, QUESTIONS } from './support';
+import { writeTrace } from './traces';
 
 export const DEMO_EXPERIMENTS = ['support-answer-v1', 'support-answer-v2'] as const;
 export const DEMO_EXPERIMENT_KEYS = ['contains', 'similarity', 'helpfulness'] as const;
@@ -116,4 +122,21 @@ export function seedExperiments(ctx: Ctx, tenant: Tenant, datasetId: string, now
   });
   // v1 is the dataset's baseline: comparisons mark v2 against it.
   ctx.st.run('UPDATE datasets SET baseline_experiment_id = ? WHERE id = ?', ids[0], datasetId);
+}
+
+/** An experiment of the support pipeline on the QA dataset, with model feedback on correctness. */
+export function seedQaExperiment(ctx: Ctx, local: Tenant, r: Rng, now: number, qa: { id: string }, qaIds: string[]): void {
+  const exp = sessionByName(ctx, local, 'demo-qa-experiment-1');
+  ctx.st.run('UPDATE sessions SET reference_dataset_id = ? WHERE id = ?', qa.id, exp.id);
+  const feedback = feedbackWriter(ctx, local);
+  qaIds.forEach((exId, i) => {
+    const base = now - 3 * 3600_000 + i * 20_000;
+    const id = writeTrace(ctx, local, exp.id, base, {
+      name: 'SupportPipeline', run_type: 'chain', inputs: { question: QUESTIONS[i] }, outputs: { answer: ANSWERS[(i + (r.chance(0.2) ? 1 : 0)) % ANSWERS.length] },
+      startOffset: 0, duration: r.int(800, 3000),
+      children: [{ name: 'ChatOpenAI', run_type: 'llm', inputs: { question: QUESTIONS[i] }, outputs: { text: ANSWERS[i] }, startOffset: 5, duration: 700, tokens: [400, 60] }],
+    });
+    ctx.st.run('UPDATE runs SET reference_example_id = ? WHERE id = ?', exId, id);
+    feedback(id, 'correctness', r.chance(0.8) ? 1 : 0, null, 'model');
+  });
 }

@@ -1,0 +1,20 @@
+// The demo's generator of pseudo-random numbers: seeded, so every demo database looks the same.
+
+/** A small deterministic PRNG, so every demo database looks the same. */
+export function rng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)],
+    chance: (p: number) => next() < p,
+  };
+}
+export type Rng = ReturnType<typeof rng>;
