@@ -161,9 +161,10 @@ export async function launchBrowser() {
 /**
  * What @vscode/test-electron's runTests does with a desktop VS Code, done with code-server: load the workbench
  * with the development extension and the suite, and resolve with the extension host's exit code.
- * Lines the suite prints with the "[mocha]" tag are passed to `log`.
+ * Lines the suite prints with the "[mocha]" tag are passed to `log`. `timeoutMs` catches a suite that hangs; it is
+ * well above the suite's time on a loaded two-core machine (~6 min).
  */
-export async function runExtensionTests({ extensionDevelopmentPath, extensionTestsPath, folder, env = {}, timeoutMs = 300_000, log = console.log }) {
+export async function runExtensionTests({ extensionDevelopmentPath, extensionTestsPath, folder, env = {}, timeoutMs = 900_000, log = console.log }) {
   const server = await startCodeServer({ smokeDriver: true, workspace: folder, env });
   const browser = await launchBrowser();
   try {
