@@ -32,6 +32,15 @@ const SERVER_IS_ITS_OWN = {
   patterns: [door('^(\\.\\./)+src(/|$)', 'server/ never imports src/: sharing code with the client would hide where it differs from LangSmith.')],
 };
 
+/** The webviews' own doors, repeated where a narrower block of webview-ui/ adds one (a later block replaces the rule). */
+const WEBVIEW_UI_IS_APART = {
+  paths: [{ name: 'vscode', message: 'Webviews talk to the host through src/protocol messages only.' }],
+  patterns: [
+    door('^(\\.\\./)+src/(?!protocol/)', 'webview-ui imports only src/protocol from the host side.'),
+    door('^@vscode/webview-ui-toolkit', 'The toolkit is deprecated upstream: use it through webview-ui/src/common/components only.'),
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.test-output/**', '**/*.d.ts', '**/*.d.mts'] },
   js.configs.recommended,
@@ -123,11 +132,7 @@ export default tseslint.config(
     languageOptions: { globals: { window: 'readonly', document: 'readonly', navigator: 'readonly', HTMLElement: 'readonly', requestAnimationFrame: 'readonly', cancelAnimationFrame: 'readonly', ResizeObserver: 'readonly', MessageEvent: 'readonly', KeyboardEvent: 'readonly', Event: 'readonly' } },
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'Webviews talk to the host through src/protocol messages only.' }],
-        patterns: [
-          door('^(\\.\\./)+src/(?!protocol/)', 'webview-ui imports only src/protocol from the host side.'),
-          door('^@vscode/webview-ui-toolkit', 'The toolkit is deprecated upstream: use it through webview-ui/src/common/components only.'),
-        ],
+        ...WEBVIEW_UI_IS_APART,
       }],
       'no-restricted-syntax': ['error',
         { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Server text is rendered as text, never as HTML.' },
@@ -142,10 +147,9 @@ export default tseslint.config(
     files: ['webview-ui/src/apps/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'Webviews talk to the host through src/protocol messages only.' }],
+        ...WEBVIEW_UI_IS_APART,
         patterns: [
-          door('^(\\.\\./)+src/(?!protocol/)', 'webview-ui imports only src/protocol from the host side.'),
-          door('^@vscode/webview-ui-toolkit', 'The toolkit is deprecated upstream: use it through webview-ui/src/common/components only.'),
+          ...WEBVIEW_UI_IS_APART.patterns,
           door('^\\.\\./[^./][^/]*/', 'A webview app never imports another app’s folder: what two apps share goes in webview-ui/src/common/.'),
         ],
       }],
