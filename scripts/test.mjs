@@ -2,12 +2,16 @@
 // each layer's counts and seconds, and the run's total.
 //   node scripts/test.mjs                  all layers
 //   node scripts/test.mjs unit client      only these layers
+//   node scripts/test.mjs --serial         one layer at a time (by default the Node layers run beside the
+//                                          browser layers, each lane in order)
 // Layers: types (tsc), lint (ESLint: typescript-eslint and the architecture's doors), unit, server, client, webview (the built webview apps in Chromium with a fake host),
 // extension (mocha inside the real VS Code extension host), e2e
 // (Playwright + Chromium clicking the real workbench with the packaged .vsix).
 //
 // The build: one production build (the bundles the .vsix ships) serves the webview layer, the extension layer
 // (with the extension's test bundle beside it) and the e2e layer (which packages it into the .vsix).
+// Output: the layer that comes first in the order above prints as it runs; a layer running beside it keeps its
+// output and prints it whole once every layer before it has printed, so the log reads as a serial run's would.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,19 +21,22 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
 const npx = (args) => ['npx', ['--no-install', ...args]];
-// browser: the layer needs the run's build (and Chromium and code-server), made before the first of them.
+// lane: layers of one lane run one after another, in this order; the lanes run side by side (unless --serial).
+// browser: the layer needs the run's build (and Chromium and code-server); it waits for the build, whose lane is
+// that of the first browser layer.
 const layers = [
-  { name: 'types', cmd: npx(['tsc', '--noEmit', '-p', '.']), then: [npx(['tsc', '--noEmit', '-p', 'webview-ui']), npx(['tsc', '--noEmit', '-p', 'test/webview'])], counts: false },
-  { name: 'lint', cmd: ['node', ['scripts/lint.mjs']], counts: 'lint' },
-  { name: 'unit', cmd: npx(['mocha', '--config', 'test/unit/.mocharc.json']) },
-  { name: 'server', cmd: npx(['mocha', '--config', 'test/server/.mocharc.json']) },
-  { name: 'client', cmd: npx(['mocha', '--config', 'test/client/.mocharc.json']) },
-  { name: 'webview', browser: true, cmd: npx(['mocha', '--config', 'test/webview/.mocharc.json']) },
-  { name: 'extension', browser: true, cmd: ['node', ['test/extension/run.mjs']] },
-  { name: 'e2e', browser: true, cmd: npx(['mocha', '--config', 'test/e2e/.mocharc.json']) },
+  { name: 'types', lane: 'node', cmd: npx(['tsc', '--noEmit', '-p', '.']), then: [npx(['tsc', '--noEmit', '-p', 'webview-ui']), npx(['tsc', '--noEmit', '-p', 'test/webview'])], counts: false },
+  { name: 'lint', lane: 'node', cmd: ['node', ['scripts/lint.mjs']], counts: 'lint' },
+  { name: 'unit', lane: 'node', cmd: npx(['mocha', '--config', 'test/unit/.mocharc.json']) },
+  { name: 'server', lane: 'node', cmd: npx(['mocha', '--config', 'test/server/.mocharc.json']) },
+  { name: 'client', lane: 'node', cmd: npx(['mocha', '--config', 'test/client/.mocharc.json']) },
+  { name: 'webview', lane: 'browser', browser: true, cmd: npx(['mocha', '--config', 'test/webview/.mocharc.json']) },
+  { name: 'extension', lane: 'browser', browser: true, cmd: ['node', ['test/extension/run.mjs']] },
+  { name: 'e2e', lane: 'browser', browser: true, cmd: npx(['mocha', '--config', 'test/e2e/.mocharc.json']) },
 ];
 
 const help = process.argv.includes('--help') || process.argv.includes('-h');
+const serial = process.argv.includes('--serial');
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !layers.some((l) => l.name === w));
 if (unknown.length) {
@@ -37,8 +44,9 @@ if (unknown.length) {
   process.exit(2);
 }
 if (help) {
-  console.log(`npm test [-- LAYER ...]: installs what is missing, builds once, then runs the layers in order${wanted.length ? ` (here: ${wanted.join(', ')})` : ''}.
-Layers: ${layers.map((l) => l.name).join(', ')} (all when none is named).`);
+  console.log(`npm test [-- LAYER ...] [-- --serial]: installs what is missing, builds once, then runs the layers${wanted.length ? ` (here: ${wanted.join(', ')})` : ''}.
+Layers: ${layers.map((l) => l.name).join(', ')} (all when none is named). The Node layers run beside the browser
+layers; --serial runs one layer at a time.`);
   process.exit(0);
 }
 const selected = wanted.length ? layers.filter((l) => wanted.includes(l.name)) : layers;
@@ -86,9 +94,31 @@ function run([cmd, args]) {
 /** Colour codes in a layer's output (ESC [ … m), left out before the counts are read. */
 const ANSI_COLOURS = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
-/** Where the layers' output goes: straight to the terminal. */
-function makeLog() {
-  return { write: (name, stream, chunk) => stream.write(chunk), done() {} };
+/**
+ * The log: entries (the build and the layers) print in the order of `order`. The first entry not yet finished
+ * prints live; a later one keeps its output until every entry before it has finished, then prints it at once.
+ */
+function makeLog(order) {
+  const entries = new Map(order.map((name) => [name, { chunks: [], done: false }]));
+  let cursor = 0;
+  const live = (name) => order[cursor] === name;
+  const flush = (name) => {
+    for (const [stream, chunk] of entries.get(name).chunks) stream.write(chunk);
+    entries.get(name).chunks = [];
+  };
+  return {
+    write(name, stream, chunk) {
+      if (live(name)) stream.write(chunk);
+      else entries.get(name).chunks.push([stream, chunk]);
+    },
+    done(name) {
+      entries.get(name).done = true;
+      while (cursor < order.length && entries.get(order[cursor]).done) {
+        cursor++;
+        if (cursor < order.length) flush(order[cursor]);
+      }
+    },
+  };
 }
 
 /** Runs a command, its output going to the log, and reads mocha's or our runner's closing counts from it. */
@@ -121,9 +151,9 @@ const steps = buildSteps();
 const entries = [...selected];
 if (steps.length) {
   const first = entries.findIndex((l) => l.browser);
-  entries.splice(first, 0, { name: 'build', counts: 'build', steps });
+  entries.splice(first, 0, { name: 'build', lane: entries[first].lane, counts: 'build', steps });
 }
-const log = makeLog();
+const log = makeLog(entries.map((e) => e.name));
 const results = new Map();
 const started = Date.now();
 
@@ -162,13 +192,15 @@ async function runLane(lane) {
   }
 }
 
-await runLane(entries);
+const lanes = serial ? [entries] : [...new Set(entries.map((e) => e.lane))].map((lane) => entries.filter((e) => e.lane === lane));
+await Promise.all(lanes.map(runLane));
 const wall = ((Date.now() - started) / 1000).toFixed(1);
 
 console.log('\n[test] summary');
 let passed = 0;
 let failed = 0;
 let broken = false;
+let layerSeconds = 0;
 for (const r of entries.map((e) => results.get(e.name))) {
   const counts = r.skipped
     ? 'not run: the build failed'
@@ -180,6 +212,7 @@ for (const r of entries.map((e) => results.get(e.name))) {
           ? (r.lint ?? 'did not finish')
           : `${r.passed} passed, ${r.failed} failed${r.pending ? `, ${r.pending} pending` : ''}`;
   console.log(`  ${r.name.padEnd(10)} ${counts.padEnd(34)} ${r.seconds.padStart(6)} s${r.code === 0 ? '' : `  (exit ${r.code})`}`);
+  layerSeconds += Number(r.seconds);
   if (r.counts === 'lint' && !r.lint) broken = true;
   if (r.counts !== false && r.counts !== 'lint' && r.counts !== 'build') {
     passed += r.passed;
@@ -189,6 +222,8 @@ for (const r of entries.map((e) => results.get(e.name))) {
   }
   if (r.code !== 0) broken = true;
 }
-console.log(`  ${'total'.padEnd(10)} ${''.padEnd(34)} ${wall.padStart(6)} s`);
+// The run's wall time; with lanes side by side it is less than the layers' sum.
+const how = lanes.length > 1 ? `${lanes.length} lanes; layers' sum ${layerSeconds.toFixed(1)} s` : 'one lane, in order';
+console.log(`  ${'total'.padEnd(10)} ${how.padEnd(34)} ${wall.padStart(6)} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(broken || failed > 0 ? 1 : 0);
