@@ -2,8 +2,9 @@
 // each layer's counts and seconds, and the run's total.
 //   node scripts/test.mjs                  all layers
 //   node scripts/test.mjs unit client      only these layers
-//   node scripts/test.mjs --serial         one layer at a time (by default the Node layers run beside the
-//                                          browser layers, each lane in order)
+//   node scripts/test.mjs --serial         one layer at a time (by default two lanes run side by side, each
+//                                          in order: the Node layers and then the extension layer; the build,
+//                                          the webview and the e2e layers)
 // Layers: types (tsc), lint (ESLint: typescript-eslint and the architecture's doors), unit, server, client, webview (the built webview apps in Chromium with a fake host),
 // extension (mocha inside the real VS Code extension host), e2e
 // (Playwright + Chromium clicking the real workbench with the packaged .vsix).
@@ -23,7 +24,8 @@ process.chdir(root);
 const npx = (args) => ['npx', ['--no-install', ...args]];
 // lane: layers of one lane run one after another, in this order; the lanes run side by side (unless --serial).
 // browser: the layer needs the run's build (and Chromium and code-server); it waits for the build, whose lane is
-// that of the first browser layer.
+// that of the first browser layer. The lanes are about even in a full run: the extension layer follows the Node
+// layers, which end after the build, while the webview and e2e layers, the longest, take the other lane.
 const layers = [
   { name: 'types', lane: 'node', cmd: npx(['tsc', '--noEmit', '-p', '.']), then: [npx(['tsc', '--noEmit', '-p', 'webview-ui']), npx(['tsc', '--noEmit', '-p', 'test/webview'])], counts: false },
   { name: 'lint', lane: 'node', cmd: ['node', ['scripts/lint.mjs']], counts: 'lint' },
@@ -31,7 +33,7 @@ const layers = [
   { name: 'server', lane: 'node', cmd: npx(['mocha', '--config', 'test/server/.mocharc.json']) },
   { name: 'client', lane: 'node', cmd: npx(['mocha', '--config', 'test/client/.mocharc.json']) },
   { name: 'webview', lane: 'browser', browser: true, cmd: npx(['mocha', '--config', 'test/webview/.mocharc.json']) },
-  { name: 'extension', lane: 'browser', browser: true, cmd: ['node', ['test/extension/run.mjs']] },
+  { name: 'extension', lane: 'node', browser: true, cmd: ['node', ['test/extension/run.mjs']] },
   { name: 'e2e', lane: 'browser', browser: true, cmd: npx(['mocha', '--config', 'test/e2e/.mocharc.json']) },
 ];
 
@@ -45,8 +47,8 @@ if (unknown.length) {
 }
 if (help) {
   console.log(`npm test [-- LAYER ...] [-- --serial]: installs what is missing, builds once, then runs the layers${wanted.length ? ` (here: ${wanted.join(', ')})` : ''}.
-Layers: ${layers.map((l) => l.name).join(', ')} (all when none is named). The Node layers run beside the browser
-layers; --serial runs one layer at a time.`);
+Layers: ${layers.map((l) => l.name).join(', ')} (all when none is named). Two lanes run side by side: the
+Node layers then extension, and the build, webview and e2e; --serial runs one layer at a time.`);
   process.exit(0);
 }
 const selected = wanted.length ? layers.filter((l) => wanted.includes(l.name)) : layers;
