@@ -163,7 +163,7 @@ export async function launchBrowser() {
  * with the development extension and the suite, and resolve with the extension host's exit code.
  * Lines the suite prints with the "[mocha]" tag are passed to `log`.
  */
-export async function runExtensionTests({ extensionDevelopmentPath, extensionTestsPath, folder, env = {}, timeoutMs = 300_000, log = console.log }) {
+export async function runExtensionTests({ extensionDevelopmentPath, extensionTestsPath, folder, env = {}, timeoutMs = 900_000, log = console.log }) {
   const server = await startCodeServer({ smokeDriver: true, workspace: folder, env });
   const browser = await launchBrowser();
   try {
