@@ -58,6 +58,18 @@ export interface HttpConfig {
   fetch?: typeof fetch;
   /** The undici dispatcher of the own transport (a proxy agent, an agent trusting an extra CA). */
   dispatcher?: Dispatcher;
+  /**
+   * The time and the waits between attempts (backoff, a server's Retry-After, a bulk write's time budget).
+   * Default the real clock; a test gives one whose waits return at once and says what was waited.
+   */
+  clock?: Clock;
+}
+
+/** What the client reads the time from and waits with between attempts. */
+export interface Clock {
+  now(): number;
+  /** Resolves after `ms`, or rejects with the signal's reason once it is aborted. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export interface RequestOptions<T> {
@@ -165,6 +177,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+const realClock: Clock = { now: () => Date.now(), sleep };
+
 /** Redirects are followed up to this many hops, and only within the origin asked (see followingRedirects). */
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
@@ -215,6 +229,7 @@ export class HttpClient {
   readonly #baseHeaders: Record<string, string>;
   readonly #auth: RequestAuth | undefined;
   private readonly transport: Transport;
+  private readonly clock: Clock;
 
   constructor(config: HttpConfig = {}) {
     assertPositiveTimeout(config.timeoutMs);
@@ -225,6 +240,7 @@ export class HttpClient {
     this.retryBaseDelayMs = config.retryBaseDelayMs ?? 500;
     this.retryMaxDelayMs = config.retryMaxDelayMs ?? 30_000;
     this.transport = followingRedirects(config.fetch ? fetchTransport(config.fetch) : undiciTransport(config.dispatcher));
+    this.clock = config.clock ?? realClock;
     this.#baseHeaders = { accept: 'application/json' };
     // Lower-cased, so that a configured "Content-Type" or "Accept" replaces ours instead of going out twice.
     for (const [name, value] of Object.entries(config.headers ?? {})) this.#baseHeaders[name.toLowerCase()] = value;
@@ -268,13 +284,13 @@ export class HttpClient {
     const caller = opts.signal;
     /** Whether an earlier attempt may have been carried out (its answer lost, or a 5xx after the work). */
     let repeated = false;
-    const started = Date.now();
+    const started = this.clock.now();
     // A link that is its own credential gets none; per-request credentials are asked before each attempt.
     const auth = opts.absoluteUrl ? undefined : this.#auth;
     let renewedAuth = false;
     /** Whether another attempt is due after this one failed retryably and a wait of `delay` ms. */
     const mayRetry = (attempt: number, delay: number): boolean =>
-      opts.retryBudgetMs === undefined ? attempt < this.maxRetries : Date.now() - started + delay <= opts.retryBudgetMs;
+      opts.retryBudgetMs === undefined ? attempt < this.maxRetries : this.clock.now() - started + delay <= opts.retryBudgetMs;
 
     for (let attempt = 0; ; attempt++) {
       if (caller?.aborted) throw caller.reason;
@@ -294,7 +310,7 @@ export class HttpClient {
           this.stats.retries++;
           repeated = true;
           opts.onRetry?.();
-          await sleep(delay, caller);
+          await this.clock.sleep(delay, caller);
           return;
         }
         if (ctl.signal.aborted && ctl.signal.reason instanceof TimedOut) {
@@ -322,7 +338,7 @@ export class HttpClient {
             }
           }
           const retryable = RETRYABLE_STATUSES.has(res.status) && (idempotent || REFUSED_STATUSES.has(res.status));
-          const after = retryable ? parseRetryAfter(res.header('retry-after')) : undefined;
+          const after = retryable ? parseRetryAfter(res.header('retry-after'), this.clock.now()) : undefined;
           // By count, a long Retry-After is capped; by time (a bulk write's batch), it is honoured as given, so a
           // wait beyond the budget ends the call at once rather than asking again sooner than the server said.
           const delay = opts.retryBudgetMs === undefined ? Math.min(this.retryMaxDelayMs, after ?? this.backoff(attempt)) : (after ?? this.backoff(attempt));
@@ -334,7 +350,7 @@ export class HttpClient {
               repeated = true;
               opts.onRetry?.();
             }
-            await sleep(delay, caller);
+            await this.clock.sleep(delay, caller);
             continue;
           }
           // A DELETE repeated after an attempt that may have been carried out finds nothing: that attempt

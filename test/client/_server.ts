@@ -1,6 +1,8 @@
 // What the client tests share besides the server fixture (withLocalServer in test/harness/localServer.ts): our
-// client pointed at a local server (one per tenant), its injected faults, unique names and a recording fetch.
+// client pointed at a local server (one per tenant), its injected faults, unique names, a recording fetch and a
+// clock whose waits return at once.
 import { LangSmithClient, type LangSmithClientOptions } from '../../src/client';
+import type { Clock } from '../../src/client/http';
 import { rawRequest } from '../harness/http';
 import type { LocalServer } from '../harness/localServer';
 
@@ -30,4 +32,24 @@ export function recordingFetch(): { fetch: typeof fetch; seen: { method: string;
     return fetch(input, init);
   }) as typeof fetch;
   return { fetch: f, seen };
+}
+
+/**
+ * A clock for the client's waits between attempts (backoff, Retry-After, a bulk write's budget): each wait
+ * returns at once and moves the clock's time on by its length, and `waits` lists them in order. `onWait` runs
+ * during each wait, as what the server does meanwhile (e.g. stops refusing).
+ */
+export function fakeClock(onWait?: (ms: number) => Promise<void> | void): Clock & { waits: number[] } {
+  let time = Date.now();
+  const waits: number[] = [];
+  return {
+    waits,
+    now: () => time,
+    async sleep(ms, signal) {
+      if (signal?.aborted) throw signal.reason;
+      waits.push(ms);
+      time += ms;
+      await onWait?.(ms);
+    },
+  };
 }

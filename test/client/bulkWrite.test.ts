@@ -7,15 +7,15 @@
 import assert from 'node:assert/strict';
 import { LangSmithPartialWriteError, collect, type ExamplesCreated, type LangSmithClient } from '../../src/client';
 import { withLocalServer } from '../harness/localServer';
-import { clientFor, setFaults, unique } from './_server';
+import { clientFor, fakeClock, setFaults, unique } from './_server';
 
 /** A fetch to the real server that notes each example-batch POST and, before the `nth`, turns faults on. */
-function faultingFetch(srv: () => Parameters<typeof setFaults>[0], nth: number, spec: string) {
+function faultingFetch(srv: () => Parameters<typeof setFaults>[0], nth: number, spec: string, now: () => number = Date.now) {
   const posts: number[] = [];
   const f = (async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(String(input));
     if (init?.method === 'POST' && /\/platform\/datasets\/[^/]+\/examples$/.test(url.pathname)) {
-      posts.push(Date.now());
+      posts.push(now());
       if (posts.length === nth) await setFaults(srv(), spec);
     }
     return fetch(input, init);
@@ -76,26 +76,26 @@ describe('client ↔ local server: a bulk write that fails part-way', () => {
   });
 
   it('a batch meeting only retryable statuses is retried for the call’s timeout, honouring Retry-After; retry() then finishes', async () => {
-    // From the first batch on, every request is a 503 with Retry-After 0.1 s.
-    const wire = faultingFetch(srv, 1, '503:1,retryAfter:0.1');
-    const c = clientFor(srv(), { fetch: wire.fetch, timeoutMs: 1200, maxRetries: 2, retryMaxDelayMs: 1000 });
+    // From the first batch on, every request is a 503 with Retry-After 0.1 s. The client waits on a clock whose
+    // waits return at once: its time is the waits', and the attempts are stamped with it.
+    const clock = fakeClock();
+    const wire = faultingFetch(srv, 1, '503:1,retryAfter:0.1', clock.now);
+    const c = clientFor(srv(), { fetch: wire.fetch, timeoutMs: 1200, maxRetries: 2, retryMaxDelayMs: 1000, clock });
     const plain = clientFor(srv());
     const ds = await plain.datasets.create({ name: unique('budget') });
     const examples = Array.from({ length: 12 }, (_, i) => ({ inputs: { i } }));
 
-    const t0 = Date.now();
     const err = await partialFailure(c.examples.create({ datasetId: ds.id, examples, batchSize: 5, concurrency: 1 }));
-    const elapsed = Date.now() - t0;
     assert.equal(err.status, 503);
     assert.equal(err.done, 0);
     assert.equal(err.landedIds.length, 0);
     assert.equal(err.pendingIds.length, 6);
-    // More attempts than the fixed count (1 + maxRetries 2), each after the server's Retry-After, all
-    // within the call's timeout.
-    assert.ok(wire.posts.length > 3, `${wire.posts.length} attempts`);
-    for (let k = 1; k < wire.posts.length; k++) assert.ok(wire.posts[k]! - wire.posts[k - 1]! >= 95, `attempt ${k + 1} came early`);
+    // More attempts than the fixed count (1 + maxRetries 2), each after the server's Retry-After, as many as
+    // the call's timeout holds: the first, then one after each of 12 waits of 100 ms, the last at 1200 ms.
+    assert.equal(wire.posts.length, 13, `${wire.posts.length} attempts`);
+    assert.deepEqual(clock.waits, new Array(12).fill(100), 'each attempt after the server\'s Retry-After');
+    for (let k = 1; k < wire.posts.length; k++) assert.equal(wire.posts[k]! - wire.posts[k - 1]!, 100, `attempt ${k + 1} came early`);
     assert.ok(wire.posts.at(-1)! - wire.posts[0]! <= 1200, 'no attempt after the timeout');
-    assert.ok(elapsed < 1200 + 1000, `took ${elapsed} ms`);
 
     await setFaults(srv(), '');
     const done = await err.retry();

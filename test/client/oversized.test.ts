@@ -153,6 +153,9 @@ describe('client ↔ local server: oversized data', function () {
     assert.ok(secondHalf < 3 * firstHalf + 20, `pages 11–20 ${secondHalf} ms vs 2–10 ${firstHalf} ms`);
     assert.ok(Math.max(...pageMs) < 1000, `slowest page ${Math.max(...pageMs)} ms`);
     assert.ok(deepMs < 2000, `deep page ${deepMs} ms`);
-    assert.ok(ingestMs < 90_000, `ingest ${ingestMs} ms`);
+    // Ingested in batches of the server's size (100 runs): counted, not timed. A bound of 90 s on the ingest's wall
+    // time failed on a busy machine without a defect (92.5 s at a load average of 12 on 2 cores, 28 s when quieter).
+    const runs = 20_000 + 1 + CHILDREN;
+    assert.ok(tracer.requests <= Math.ceil(runs / 100) + 10, `${tracer.requests} ingest requests for ${runs} runs`);
   });
 });

@@ -23,32 +23,42 @@ function shellEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-describe('npm start', function () {
-  let child: ChildProcess;
-  let output = '';
-  let vscodeUrl: string;
-  let serverUrl: string;
-  let browser: Browser;
-  let page: Page;
-  let state: string;
+interface NpmStart {
+  child: ChildProcess;
+  state: string;
+  vscodeUrl: string;
+  serverUrl: string;
+  /** Everything npm start printed so far. */
+  output(): string;
+}
 
-  before(async function () {
-    // npm ci and a production build in the clone: minutes, not seconds.
-    this.timeout(15 * 60_000);
-    state = fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-start-'));
+/**
+ * Clones HEAD and runs `npm start` in the clone until it prints its two URLs. npm ci and a production build in
+ * the clone take minutes, so this starts when the e2e layer starts (see the root hook below) and the other suites
+ * run meanwhile; the suite below waits for it. Started once.
+ */
+let npmStart: Promise<NpmStart> | undefined;
+let startedChild: ChildProcess | undefined;
+let startedState: string | undefined;
+function beginNpmStart(): Promise<NpmStart> {
+  npmStart ??= (async () => {
+    const state = fs.mkdtempSync(path.join(os.tmpdir(), 'lsw-start-'));
+    startedState = state;
     const clone = path.join(state, 'clone');
     execFileSync('git', ['clone', '--quiet', '--no-hardlinks', ROOT, clone]);
     const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim();
     if (dirty) console.log('      (npm start runs in a clone of the committed HEAD; uncommitted changes are not in it)');
     // As the README writes it, with options only for free ports, a throwaway database and state folder.
-    child = spawn('npm', ['start', '--', '--port', '0', '--server-port', '0', '--db', ':memory:', '--state', path.join(state, 'vscode')], {
+    const child = spawn('npm', ['start', '--', '--port', '0', '--server-port', '0', '--db', ':memory:', '--state', path.join(state, 'vscode')], {
       cwd: clone,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
       env: shellEnv({ LANGSMITH_API_KEY: '', LANGSMITH_ENDPOINT: '', LANGSMITH_WORKSPACE_ID: '' }),
     });
+    startedChild = child;
+    let output = '';
     child.stderr!.on('data', (d) => (output += d));
-    [vscodeUrl, serverUrl] = await new Promise<[string, string]>((resolve, reject) => {
+    const [vscodeUrl, serverUrl] = await new Promise<[string, string]>((resolve, reject) => {
       let vs: string | undefined;
       readline.createInterface({ input: child.stdout! }).on('line', (line) => {
         output += `${line}\n`;
@@ -58,22 +68,56 @@ describe('npm start', function () {
       });
       child.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
     });
+    return { child, state, vscodeUrl, serverUrl, output: () => output };
+  })();
+  return npmStart;
+}
+
+/** Stops npm start (the whole process group, as Ctrl-C does) if it still runs, and removes the clone. */
+async function endNpmStart(): Promise<void> {
+  const child = startedChild;
+  if (child && child.exitCode === null && child.signalCode === null) {
+    try {
+      process.kill(-child.pid!, 'SIGINT');
+      await new Promise((r) => child.once('exit', r));
+    } catch {
+      /* already gone */
+    }
+  }
+  if (startedState) fs.rmSync(startedState, { recursive: true, force: true });
+  startedState = undefined;
+}
+
+// Root hooks: npm start begins with the layer, unless a --grep (or --fgrep) narrows the run, which may leave this
+// suite out; then it begins in the suite's own before hook. Whatever happens to the suite, it is stopped at the end.
+before(() => {
+  if (!process.argv.some((a) => /^(--grep|-g|--fgrep|-f)(=|$)/.test(a))) beginNpmStart().catch(() => undefined);
+});
+after(async function () {
+  this.timeout(180_000); // removing the clone (its node_modules) takes a while on a busy machine
+  await endNpmStart();
+});
+
+describe('npm start', function () {
+  let child: ChildProcess;
+  let output: () => string;
+  let vscodeUrl: string;
+  let serverUrl: string;
+  let browser: Browser;
+  let page: Page;
+
+  before(async function () {
+    // npm ci and a production build in the clone: minutes, not seconds.
+    this.timeout(15 * 60_000);
+    ({ child, vscodeUrl, serverUrl, output } = await beginNpmStart());
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   });
 
   after(async function () {
-    this.timeout(180_000); // removing the clone (its node_modules) takes a while on a busy machine
+    this.timeout(180_000);
     await browser?.close();
-    if (child && child.exitCode === null && child.signalCode === null) {
-      try {
-        process.kill(-child.pid!, 'SIGINT');
-        await new Promise((r) => child.once('exit', r));
-      } catch {
-        /* already gone */
-      }
-    }
-    fs.rmSync(state, { recursive: true, force: true });
+    await endNpmStart();
   });
 
   it('prints a VS Code URL and a local API URL', () => {
@@ -121,8 +165,8 @@ describe('npm start', function () {
     process.kill(-child.pid!, 'SIGINT');
     const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((r) => child.once('exit', (c, s) => r([c, s])));
     // The start script stops cleanly (exit 0); npm itself ends as Ctrl-C ends it, by the signal.
-    assert.ok(code === 0 || signal === 'SIGINT', `npm start ended with code ${code}, signal ${signal}:\n${output.slice(-2000)}`);
-    assert.doesNotMatch(output, /\[start\] .*(failed|stopped \(code)/);
+    assert.ok(code === 0 || signal === 'SIGINT', `npm start ended with code ${code}, signal ${signal}:\n${output().slice(-2000)}`);
+    assert.doesNotMatch(output(), /\[start\] .*(failed|stopped \(code)/);
     for (const url of [`${serverUrl}/info`, new URL(vscodeUrl).origin]) {
       const res = await fetch(url).catch((e: Error) => e);
       assert.ok(res instanceof Error, `${url} still answers after npm start stopped`);

@@ -37,6 +37,11 @@ export interface AppOptions {
   handlers: Record<string, Handler>;
   width?: number;
   height?: number;
+  /**
+   * Installs Playwright's clock in the page before it loads. Time flows as usual until the test moves the page's
+   * timers on itself (`app.page.clock.runFor(ms)`) instead of waiting for them in real time.
+   */
+  clock?: boolean;
 }
 
 export interface OpenApp {
@@ -108,6 +113,7 @@ export async function openApp(browser: Browser, app: string, options: AppOptions
   if (!fs.existsSync(bundle)) throw new Error(`${bundle} is missing: build the webviews first (node esbuild.mjs --only=webviews).`);
   const hasCss = fs.existsSync(path.join(dist, `${app}.css`));
   const context: BrowserContext = await browser.newContext({ viewport: { width: options.width ?? 900, height: options.height ?? 800 } });
+  if (options.clock) await context.clock.install();
   const p = await context.newPage();
   const log: { method: string; params: unknown }[] = [];
   const problems: string[] = [];

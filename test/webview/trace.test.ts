@@ -3,7 +3,7 @@
 // JSON, long and cut strings), find, the keyboard, 5,000 runs virtualised, hostile text, 400 px, feedback, a
 // thread, the problem view's Retry, and screenshots in both themes.
 import assert from 'node:assert/strict';
-import type { FeedbackItem, Payload, RunDetail, RunRow, ThreadData, ThreadTurn, TraceData, TraceState } from '../../src/protocol/trace';
+import { RUNNING_REFRESH_MS, type FeedbackItem, type Payload, type RunDetail, type RunRow, type ThreadData, type ThreadTurn, type TraceData, type TraceState } from '../../src/protocol/trace';
 import type { Locator } from 'playwright-core';
 import { aiAnswer, classify, humanInput } from '../../webview-ui/src/common/run/classify';
 import { ancestorIds, barGeometry, buildTree, dottedParent, expandTo, timeSpan, visibleRows } from '../../webview-ui/src/common/run/tree';
@@ -136,6 +136,14 @@ const rowNames = (app: OpenApp) => app.page.locator('[data-testid="run-row"] [da
 const entry = (scope: Locator, key: string) => scope.locator('.tv-json-key').filter({ hasText: new RegExp(`^"${key}":$`) }).locator('xpath=..');
 const toggleOf = (e: Locator) => e.locator(':scope > .tv-json > .tv-json-toggle');
 const row = (app: OpenApp, id: string) => app.page.locator(`[data-testid="run-row"][data-run-id="${id}"]`);
+
+/**
+ * A round trip through the page's channel to the host: whatever the page sent before it (a reload its timer asked
+ * for) has reached the host's handlers when this resolves.
+ */
+async function hostHeard(app: OpenApp): Promise<void> {
+  await app.page.evaluate(`window.__lswToHost({ kind: 'notification', method: 'test/heard', params: null })`);
+}
 
 async function eventually(check: () => Promise<void> | void, ms = 5000): Promise<void> {
   const until = Date.now() + ms;
@@ -661,6 +669,7 @@ describe('webview: trace viewer', () => {
     const first = run({ n: 2, name: 'first', parent: root, start: 10, end: 20 });
     let reloads = 0;
     const app = await open('trace', {
+      clock: true,
       handlers: {
         ...traceHost([root, first], { trace: traceOf([root, first], { status: 'pending', end: null }) }),
         'trace/reload': () => {
@@ -677,7 +686,9 @@ describe('webview: trace viewer', () => {
     assert.equal(await selectedName(app), 'first');
     await eventually(async () => assert.equal(await app.page.getByTestId('trace-status').textContent(), 'Success'), 10_000);
     const count = reloads;
-    await new Promise((r) => setTimeout(r, 2500));
+    // The page's timers moved on past two refresh periods: a refresh left running would have asked again.
+    await app.page.clock.runFor(2 * RUNNING_REFRESH_MS);
+    await hostHeard(app);
     assert.equal(reloads, count, 'no reloads once complete');
   });
 
@@ -761,6 +772,7 @@ describe('webview: trace viewer', () => {
     const pending = (): TraceState => ({ kind: 'trace', trace: traceOf([root], { status: 'pending', end: null }), selectedRunId: null });
     let reloads = 0;
     const app = await open('trace', {
+      clock: true,
       handlers: {
         ...traceHost([root], { trace: traceOf([root], { status: 'pending', end: null }) }),
         'trace/reload': () => {
@@ -769,7 +781,11 @@ describe('webview: trace viewer', () => {
         },
       },
     });
-    await eventually(() => assert.ok(reloads >= 1), 6000);
+    // The page's timers moved on by one refresh period: the running trace is asked for again.
+    await app.page.getByTestId('trace-status').waitFor();
+    await app.page.clock.runFor(RUNNING_REFRESH_MS);
+    await hostHeard(app);
+    assert.ok(reloads >= 1, 'a reload after one refresh period');
     // A string, not a function: the test runner's transpiler would add helpers the page does not have.
     const setVisibility = (state: 'hidden' | 'visible') =>
       app.page.evaluate(`Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => '${state}' });
@@ -777,10 +793,13 @@ describe('webview: trace viewer', () => {
     await setVisibility('hidden');
     await new Promise((r) => setTimeout(r, 300));
     const whileHidden = reloads;
-    await new Promise((r) => setTimeout(r, 4500));
+    await app.page.clock.runFor(2 * RUNNING_REFRESH_MS);
+    await hostHeard(app);
     assert.equal(reloads, whileHidden, 'no reloads while hidden');
     await setVisibility('visible');
-    await eventually(() => assert.ok(reloads > whileHidden), 6000);
+    await app.page.clock.runFor(RUNNING_REFRESH_MS);
+    await hostHeard(app);
+    assert.ok(reloads > whileHidden, 'reloads again once shown');
   });
 });
 
