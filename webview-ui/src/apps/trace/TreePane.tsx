@@ -57,8 +57,6 @@ export const TreePane = forwardRef<TreePaneHandle, TreePaneProps>(function TreeP
       handle={list}
       estimatedRow={ROW_HEIGHT}
       overscan={8}
-      // Rows render in React's own time, not synchronously inside each scroll event.
-      flushSync={false}
       active={at}
       rowKey={rowKey}
       // Every row is ROW_HEIGHT tall: none is measured.

@@ -7,7 +7,6 @@
 // reported after it rests and restored on mount, so a tab shown again opens there. What a row looks like is the
 // app's: `renderRow`, and `renderPending` for a row still loading; `renderHead` puts a sticky head inside the
 // scroll area, above the rows.
-import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   useCallback,
   useEffect,
@@ -23,6 +22,7 @@ import {
   type Ref,
 } from 'react';
 import type { RowSource } from './rowSource';
+import { useWindow } from './useWindow';
 
 /** Where the list was: the first row in view and the active row. */
 export interface ListPosition {
@@ -86,8 +86,6 @@ export interface VirtualListProps<Row> {
   /** Whether a row is measured as it renders (default: every row); the rest are `estimatedRow` tall. */
   measured?: (index: number) => boolean;
   overscan?: number;
-  /** Render rows synchronously inside scroll events (smoother for light rows, costly for heavy ones). */
-  flushSync?: boolean;
   /** A head drawn inside the scroll area above the rows (sticky by its stylesheet); its height is kept clear. */
   renderHead?: (ref: (el: HTMLElement | null) => void) => ReactNode;
   /** The list element, for a search box to move focus to. */
@@ -143,18 +141,8 @@ export function VirtualList<Row>(props: VirtualListProps<Row>) {
   }, []);
   useLayoutEffect(() => () => observer.current?.disconnect(), []);
 
-  const { rowKey } = props;
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => estimatedRow,
-    overscan: props.overscan ?? OVERSCAN,
-    scrollMargin: headHeight,
-    scrollPaddingStart: headHeight,
-    ...(rowKey ? { getItemKey: rowKey } : {}),
-    ...(props.flushSync === false ? { useFlushSync: false } : {}),
-  });
-  const items = virtualizer.getVirtualItems();
+  const win = useWindow({ count, estimate: estimatedRow, overscan: props.overscan ?? OVERSCAN, margin: headHeight, rowKey: props.rowKey, scroller });
+  const { items, scrollToIndex } = win;
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? -1;
   const { ensure, version } = source;
@@ -168,10 +156,10 @@ export function VirtualList<Row>(props: VirtualListProps<Row>) {
   useEffect(() => {
     if (restored.current || count === 0) return;
     restored.current = true;
-    if (position.top > 0) virtualizer.scrollToIndex(Math.min(position.top, count - 1), { align: 'start' });
-  }, [count, position.top, virtualizer]);
+    if (position.top > 0) scrollToIndex(Math.min(position.top, count - 1), 'start');
+  }, [count, position.top, scrollToIndex]);
 
-  const top = virtualizer.range?.startIndex ?? 0;
+  const top = win.shown;
   useEffect(() => {
     if (!restored.current || !onPosition) return undefined;
     const timer = setTimeout(() => onPosition({ top, active }), KEEP_POSITION_MS);
@@ -182,12 +170,10 @@ export function VirtualList<Row>(props: VirtualListProps<Row>) {
     props.handle,
     () => ({
       focus: () => scroller.current?.focus({ preventScroll: true }),
-      scrollTo: (index: number) => {
-        if (index >= 0 && index < count) virtualizer.scrollToIndex(index, { align: 'auto' });
-      },
-      measure: () => virtualizer.measure(),
+      scrollTo: (index: number) => scrollToIndex(index),
+      measure: win.measure,
     }),
-    [count, virtualizer],
+    [scrollToIndex, win.measure],
   );
 
   const moveTo = useCallback(
@@ -195,9 +181,9 @@ export function VirtualList<Row>(props: VirtualListProps<Row>) {
       if (!count) return;
       const i = Math.max(0, Math.min(count - 1, index));
       setActive(i);
-      virtualizer.scrollToIndex(i, { align: 'auto' });
+      scrollToIndex(i);
     },
-    [count, virtualizer, setActive],
+    [count, scrollToIndex, setActive],
   );
 
   function onKeyDown(e: KeyboardEvent<HTMLDivElement>) {
@@ -243,7 +229,7 @@ export function VirtualList<Row>(props: VirtualListProps<Row>) {
     >
       {renderHead?.(setHead)}
       {/* Virtualisation's positions are the only inline styles: the list's full height and each row's offset. */}
-      <div {...props.innerAttributes} className={props.innerClassName} style={{ height: virtualizer.getTotalSize() }}>
+      <div {...props.innerAttributes} className={props.innerClassName} style={{ height: win.total }}>
         {items.map((item) => {
           const row = source.row(item.index);
           return (
@@ -252,8 +238,8 @@ export function VirtualList<Row>(props: VirtualListProps<Row>) {
               className={props.slotClassName}
               role={props.slotRole}
               data-index={item.index}
-              ref={!measured || measured(item.index) ? virtualizer.measureElement : undefined}
-              style={{ transform: `translateY(${item.start - headHeight}px)` }}
+              ref={!measured || measured(item.index) ? win.measureElement : undefined}
+              style={{ transform: `translateY(${item.start}px)` }}
             >
               {row !== undefined
                 ? renderRow(row, { index: item.index, total: count, active: item.index === active, onActivate: activate, id: `${idPrefix}${item.index}` })
