@@ -38,10 +38,11 @@ import {
   type RubricField,
 } from '../../protocol/review';
 import { RequestError } from '../../protocol/router';
-import type { FeedbackItem, LoadProblem } from '../../protocol/trace';
+import type { FeedbackItem } from '../../protocol/trace';
 import { askedText } from '../../text/format';
 import type { PanelApp, PanelClients, PanelServices } from '../panels';
-import { reported } from '../reported';
+import { problemOf, reported } from '../reported';
+import { epochMs } from '../run/rows';
 import { feedbackItem, TraceSession } from '../run/traceSession';
 
 /** Drafts kept per queue (the most recently changed). */
@@ -133,12 +134,6 @@ export function queueInfo(q: AnnotationQueue, configs: Map<string, FeedbackConfi
   };
 }
 
-const epoch = (s: string | null | undefined): number | null => {
-  if (!s) return null;
-  const t = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s}Z`);
-  return Number.isNaN(t) ? null : t;
-};
-
 function summaryOf(item: QueueItem, section: QueueItemSection, run: Pick<Run, 'name' | 'inputs'> | undefined, mine: 'viewed' | 'completed' | null): ItemSummary {
   const thread = item.item_type === 'THREAD' || (!item.run_id && !!item.thread_id);
   return {
@@ -152,7 +147,7 @@ function summaryOf(item: QueueItem, section: QueueItemSection, run: Pick<Run, 'n
     section,
     myStatus: mine ?? (section === 'needs_my_review' ? (item.last_reviewed_time ? 'viewed' : null) : (item.completed_by?.length ?? 0) > 0 ? 'completed' : null),
     reservedByOther: section === 'needs_others_review' && (item.reserved_by?.length ?? 0) > 0 && !(item.completed_by?.length ?? 0),
-    addedAt: epoch(item.effective_added_at ?? item.added_at),
+    addedAt: epochMs(item.effective_added_at ?? item.added_at),
   };
 }
 
@@ -163,12 +158,6 @@ function feedbackId(attempt: string, key: string): string {
   h[8] = (h[8]! & 0x3f) | 0x80;
   const x = h.subarray(0, 16).toString('hex');
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
-}
-
-function problemOf(err: unknown): LoadProblem {
-  if (err instanceof NotSignedInError) return { code: 'notSignedIn', message: err.message.slice(0, 2000) };
-  if (err instanceof LangSmithNotFoundError) return { code: 'notFound', message: err.message.slice(0, 2000) };
-  return { code: 'failed', message: (err instanceof Error ? err.message : String(err)).slice(0, 2000) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
