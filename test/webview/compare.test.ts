@@ -337,6 +337,9 @@ describe('webview: experiment comparison', function () {
     const buttons = (r: number) => p.locator(`[data-testid="row"][data-row="${r}"]`).locator('[data-testid="diff"], [data-testid="trace"], [data-testid="open-example"], [data-testid="expand"]');
     assert.equal(await buttons(0).count(), 2 + 3 + 2, 'the selected row: Example, More, Trace in each cell, Diff in the two beside the baseline');
     assert.equal(await buttons(2).count(), 0, 'a row neither selected nor hovered has no buttons');
+    // Row 2 is at the grid's lower edge: brought into view first, so that clicking its buttons does not scroll
+    // another row under the mouse.
+    await p.locator('[data-testid="row"][data-row="2"]').scrollIntoViewIfNeeded();
     await p.locator('[data-testid="row"][data-row="2"] [data-testid="inputs"]').hover();
     await buttons(2).first().waitFor();
     assert.equal(await buttons(2).count(), 7);

@@ -574,6 +574,74 @@ describe('webview: annotation review', () => {
     await screenshot(p, 'review-list-light');
   });
 
+  it('reads items by cursor as the list nears their end: a pending row while more come, a failed page retried from its cursor', async () => {
+    const items = Array.from({ length: 150 }, (_, i) => summary(i + 1, { name: `item ${i + 1}` }));
+    const counts = { needs_my_review: 150, needs_others_review: 0, archived: 0 };
+    let failOnce = true;
+    let release: (() => void) | undefined;
+    const app = await open('review', {
+      handlers: reviewHost({
+        counts,
+        extra: {
+          'review/items': async (params: unknown) => {
+            const { section, cursor } = params as { section: string; cursor: string | null };
+            if (section !== 'needs_my_review') return { items: [], cursor: null, counts };
+            if (cursor === null) return { items: items.slice(0, 50), cursor: 'after-50', counts };
+            if (cursor === 'after-50') {
+              if (failOnce) {
+                failOnce = false;
+                throw new HostError('requestFailed', 'LangSmith did not answer (503).');
+              }
+              // Held until the test has seen the pending row.
+              await new Promise<void>((resolve) => (release = resolve));
+              return { items: items.slice(50, 100), cursor: 'after-100', counts };
+            }
+            return { items: items.slice(100), cursor: null, counts };
+          },
+        },
+      }),
+    });
+    await ready(app);
+    const p = app.page;
+    await p.getByTestId('toggle-items').click();
+    const list = p.getByTestId('item-list');
+    await list.getByText('item 1', { exact: true }).waitFor();
+    assert.equal(await list.getAttribute('data-loaded'), '50');
+    // Near the end of the first page: the next is asked for, fails, and nothing more is asked until Retry.
+    for (let i = 0; i < 10 && (await p.getByRole('alert').count()) === 0; i++) {
+      await list.evaluate((el) => el.scrollBy(0, 1000));
+      await p.waitForTimeout(50);
+    }
+    await p.getByRole('alert').getByText('LangSmith did not answer (503).').waitFor();
+    await list.evaluate((el) => el.scrollBy(0, 1000));
+    await p.waitForTimeout(200);
+    assert.deepEqual(
+      app.requests('review/items').map((r) => (r as { cursor: string | null }).cursor),
+      [null, 'after-50'],
+    );
+    await p.getByRole('alert').getByText('Retry').click();
+    // The page asked again from its cursor: a pending row shows after the 50 loaded until it lands.
+    await eventually(() => assert.equal(app.requests('review/items').length, 3));
+    await list.getByText('Loading…').waitFor();
+    assert.equal(await p.getByRole('alert').count(), 0);
+    release?.();
+    for (let i = 0; i < 40 && (await list.getByText('item 150', { exact: true }).count()) === 0; i++) {
+      await list.evaluate((el) => el.scrollBy(0, 2000));
+      await p.waitForTimeout(50);
+    }
+    await list.getByText('item 150', { exact: true }).waitFor();
+    assert.equal(await list.getAttribute('data-loaded'), '150');
+    assert.equal(await list.getByText('Loading…').count(), 0, 'no pending row after the last page');
+    assert.deepEqual(
+      app.requests('review/items').map((r) => (r as { cursor: string | null }).cursor),
+      [null, 'after-50', 'after-50', 'after-100'],
+    );
+    assert.ok((await list.getByTestId('item-row').count()) < 60, 'only the rows in view are in the DOM');
+    // A section without items says so.
+    await p.getByTestId('tab-archived').click();
+    await p.getByTestId('item-list').getByText('No items here.').waitFor();
+  });
+
   it('updates the rubric and counts on QueueChanged without losing the form', async () => {
     const app = await open('review', { handlers: reviewHost() });
     await ready(app);

@@ -507,6 +507,16 @@ describe('webview: trace viewer', () => {
     await row(app, a.tool.id).click();
     await kb.press('/');
     assert.equal(await app.page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'find');
+    // ? in the find box types it; from the tree it opens the keys, and Escape closes them.
+    await kb.press('?');
+    assert.equal(await app.page.getByTestId('find').inputValue(), '?');
+    assert.equal(await app.page.getByTestId('keys-help').count(), 0);
+    await app.page.getByTestId('find').press('Escape');
+    await row(app, a.tool.id).click();
+    await kb.press('?');
+    assert.match((await app.page.getByTestId('keys-help').textContent()) ?? '', /Previous \/ next run that failed/);
+    await kb.press('Escape');
+    assert.equal(await app.page.getByTestId('keys-help').count(), 0);
   });
 
   it('selects the run the host names (SelectRun), expanding its ancestors', async () => {

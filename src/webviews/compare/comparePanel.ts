@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import { NotSignedInError } from '../../auth/clientService';
 import type { LangSmithClient } from '../../client';
-import { LangSmithNotFoundError } from '../../client/errors';
 import { prompter } from '../../common/prompter';
 import { safeFileName } from '../../common/fileNames';
 import { Commands } from '../../constants';
@@ -27,10 +26,9 @@ import {
 } from '../../protocol/compare';
 import type { ParamsOf } from '../../protocol/messages';
 import { RequestError } from '../../protocol/router';
-import type { LoadProblem } from '../../protocol/trace';
 import { setDraft } from '../../views/documents';
 import type { PanelApp, PanelServices } from '../panels';
-import { reported } from '../reported';
+import { problemOf, reported } from '../reported';
 import { csvOf, experimentOf, feedbackKeys, indexRow, jsonlOf, rowContent, valueText } from './compareData';
 import { experimentRows, otherDatasetProblem, readExperiments } from '../../experiments/reads';
 
@@ -76,12 +74,6 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-function problemOf(err: unknown): LoadProblem {
-  if (err instanceof NotSignedInError) return { code: 'notSignedIn', message: err.message.slice(0, 2000) };
-  if (err instanceof LangSmithNotFoundError) return { code: 'notFound', message: err.message.slice(0, 2000) };
-  return { code: 'failed', message: (err instanceof Error ? err.message : String(err)).slice(0, 2000) };
 }
 
 export class CompareSession {
@@ -158,9 +150,7 @@ export class CompareSession {
       };
     } catch (err) {
       if (signal.aborted) throw err;
-      const problem = problemOf(err);
-      if (problem.code === 'notFound') problem.message = vscode.l10n.t('The dataset or one of the experiments was not found. It may have been deleted. ({0})', problem.message).slice(0, 2000);
-      return { kind: 'problem', problem };
+      return { kind: 'problem', problem: problemOf(err, (detail) => vscode.l10n.t('The dataset or one of the experiments was not found. It may have been deleted. ({0})', detail)) };
     }
   }
 

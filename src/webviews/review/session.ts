@@ -12,7 +12,8 @@ import type { FeedbackItem } from '../../protocol/trace';
 import type { PanelClients, PanelServices } from '../panels';
 import { TraceSession } from '../run/traceSession';
 import { Drafts } from './drafts';
-import { problemOf, queueInfo, summaryOf } from './shapes';
+import { problemOf } from '../reported';
+import { queueInfo, summaryOf } from './shapes';
 
 /** Item views (and their trace readers) kept for going back and forth. */
 const VIEWS_KEPT = 6;

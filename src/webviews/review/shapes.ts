@@ -1,12 +1,10 @@
 // The review panel's shapes: the queue and its rubric as the page shows them (each key's feedback config), an
 // item's row, the id of a feedback written by a review, and a load problem.
 import * as crypto from 'node:crypto';
-import { NotSignedInError } from '../../auth/clientService';
 import type { AnnotationQueue, FeedbackConfigEntry, QueueItem, QueueItemSection, Run } from '../../client';
-import { LangSmithNotFoundError } from '../../client/errors';
 import type { FeedbackConfig, ItemSummary, QueueInfo, RubricField } from '../../protocol/review';
-import type { LoadProblem } from '../../protocol/trace';
 import { askedText } from '../../text/format';
+import { epochMs } from '../run/rows';
 
 /** A feedback config as the form uses it; a key without one is free text. */
 export function configOf(entry: FeedbackConfigEntry | undefined): { config: FeedbackConfig; lowerIsBetter: boolean } {
@@ -44,12 +42,6 @@ export function queueInfo(q: AnnotationQueue, configs: Map<string, FeedbackConfi
   };
 }
 
-const epoch = (s: string | null | undefined): number | null => {
-  if (!s) return null;
-  const t = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s}Z`);
-  return Number.isNaN(t) ? null : t;
-};
-
 export function summaryOf(item: QueueItem, section: QueueItemSection, run: Pick<Run, 'name' | 'inputs'> | undefined, mine: 'viewed' | 'completed' | null): ItemSummary {
   const thread = item.item_type === 'THREAD' || (!item.run_id && !!item.thread_id);
   return {
@@ -63,7 +55,7 @@ export function summaryOf(item: QueueItem, section: QueueItemSection, run: Pick<
     section,
     myStatus: mine ?? (section === 'needs_my_review' ? (item.last_reviewed_time ? 'viewed' : null) : (item.completed_by?.length ?? 0) > 0 ? 'completed' : null),
     reservedByOther: section === 'needs_others_review' && (item.reserved_by?.length ?? 0) > 0 && !(item.completed_by?.length ?? 0),
-    addedAt: epoch(item.effective_added_at ?? item.added_at),
+    addedAt: epochMs(item.effective_added_at ?? item.added_at),
   };
 }
 
@@ -76,8 +68,3 @@ export function feedbackId(attempt: string, key: string): string {
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
 }
 
-export function problemOf(err: unknown): LoadProblem {
-  if (err instanceof NotSignedInError) return { code: 'notSignedIn', message: err.message.slice(0, 2000) };
-  if (err instanceof LangSmithNotFoundError) return { code: 'notFound', message: err.message.slice(0, 2000) };
-  return { code: 'failed', message: (err instanceof Error ? err.message : String(err)).slice(0, 2000) };
-}

@@ -2,7 +2,6 @@
 // page (payload.ts) with the rest on "Show all", finding in the trace, feedback and the header's actions. The trace
 // panel shows one; the review panel keeps one per item.
 import * as vscode from 'vscode';
-import { NotSignedInError } from '../../auth/clientService';
 import type { Feedback, Run } from '../../client';
 import { LangSmithNotFoundError } from '../../client/errors';
 import { Commands } from '../../constants';
@@ -17,6 +16,7 @@ import {
   type TraceState,
 } from '../../protocol/trace';
 import type { PanelClients } from '../panels';
+import { problemOf } from '../reported';
 import { cutPayload, valueAt, valueText } from './payload';
 import { epochMs, headerOf, rootOf, slimRows, threadIdOf, threadTotals, toRow, toTurn } from './rows';
 
@@ -127,12 +127,8 @@ export class TraceSession {
       return { kind: 'trace', trace, selectedRunId: this.key.runId ?? trace.header.rootRunId };
     } catch (err) {
       if (signal.aborted) throw err;
-      if (err instanceof NotSignedInError) return { kind: 'problem', problem: { code: 'notSignedIn', message: err.message } };
-      if (err instanceof LangSmithNotFoundError) {
-        const what = this.key.kind === 'thread' ? vscode.l10n.t('The thread “{0}” was not found in its project.', this.key.threadId) : vscode.l10n.t('This trace was not found. It may have been deleted, or belong to another workspace.');
-        return { kind: 'problem', problem: { code: 'notFound', message: `${what} (${err.message})`.slice(0, 2000) } };
-      }
-      return { kind: 'problem', problem: { code: 'failed', message: (err instanceof Error ? err.message : String(err)).slice(0, 2000) } };
+      const what = this.key.kind === 'thread' ? vscode.l10n.t('The thread “{0}” was not found in its project.', this.key.threadId) : vscode.l10n.t('This trace was not found. It may have been deleted, or belong to another workspace.');
+      return { kind: 'problem', problem: problemOf(err, (detail) => `${what} (${detail})`) };
     }
   }
 

@@ -6,6 +6,8 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent a
 import { Act, Changed, Export, Reload, SetBaseline, type CompareState } from '../../../../src/protocol/compare';
 import { useAppState, useDraft, useNotification, useRequest } from '../../common/app';
 import { Banner, TextButton, ToggleButton } from '../../common/components';
+import { KeysHelp } from '../../common/components/KeysHelp';
+import { isTyping, useKeysHelp, usePageKeys } from '../../common/keys';
 import { Grid, type CellAction, type Selection } from './Grid';
 import { ALL, analyse, formatInt, own, DATASET_ORDER, reviveFilter, reviveSort, visibleRows, type Filter, type Sort } from './model';
 import { Summary } from './Summary';
@@ -22,12 +24,6 @@ const FILTERS: { kind: Filter['kind']; label: string }[] = [
   { kind: 'improvements', label: 'Improvements' },
   { kind: 'errors', label: 'Errors' },
 ];
-
-function isTyping(el: EventTarget | null): boolean {
-  if (!(el instanceof HTMLElement)) return false;
-  if (el.isContentEditable || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT') return true;
-  return el.tagName === 'INPUT' && !['button', 'checkbox', 'radio'].includes((el as HTMLInputElement).type);
-}
 
 /** The selected row, kept by example (its place changes with the filter and the sort). */
 interface Kept {
@@ -159,7 +155,7 @@ export function ComparePage({ state }: { state: Comparison }) {
   }
 
   // ---- the keyboard
-  const [help, setHelp] = useState(false);
+  const help = useKeysHelp();
   const grid = useRef<HTMLDivElement | null>(null);
   function onGridKey(e: ReactKeyboardEvent<HTMLDivElement> | KeyboardEvent) {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -194,26 +190,11 @@ export function ComparePage({ state }: { state: Comparison }) {
       void doAct('openTrace', selection.row, selection.experiment);
     }
   }
-  const keys_ = useRef<(e: KeyboardEvent) => void>();
-  keys_.current = (e: KeyboardEvent) => {
-    if (e.defaultPrevented || e.isComposing || isTyping(e.target)) return;
-    if (e.key === 'Escape' && help) {
-      setHelp(false);
-      return;
-    }
-    if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey) {
-      e.preventDefault();
-      setHelp(!help);
-      return;
-    }
+  usePageKeys((e: KeyboardEvent) => {
+    if (e.defaultPrevented || e.isComposing || help.handle(e) || isTyping(e.target)) return;
     // Nothing focused (the page just opened, a button went away): the grid's keys work from anywhere.
     if (e.target === document.body || e.target === document.documentElement) onGridKey(e);
-  };
-  useEffect(() => {
-    const listener = (e: KeyboardEvent) => keys_.current?.(e);
-    document.addEventListener('keydown', listener);
-    return () => document.removeEventListener('keydown', listener);
-  }, []);
+  });
 
   // ---- the sort menu: dataset order, a key's score in an experiment, a key's change vs the baseline
   const sortValue = sort.by === 'dataset' ? 'dataset' : JSON.stringify([sort.by, experimentIds.indexOf(sort.experimentId!), keys.findIndex((k) => k.key === sort.key)]);
@@ -246,7 +227,7 @@ export function ComparePage({ state }: { state: Comparison }) {
             <TextButton onClick={() => void refresh()} disabled={reload.pending} data-testid="refresh">
               {reload.pending ? 'Refreshing…' : 'Refresh'}
             </TextButton>
-            <TextButton aria-expanded={help} onClick={() => setHelp(!help)} data-testid="keys-toggle" title="Keyboard shortcuts (?)">
+            <TextButton aria-expanded={help.open} onClick={help.toggle} data-testid="keys-toggle" title="Keyboard shortcuts (?)">
               Keys ?
             </TextButton>
           </span>
@@ -256,7 +237,7 @@ export function ComparePage({ state }: { state: Comparison }) {
             The dataset has more examples than a comparison holds: compared on its first {formatInt(index.length)}.
           </Banner>
         )}
-        {help && <KeysHelp onClose={() => setHelp(false)} />}
+        {help.open && <KeysHelp keys={COMPARE_KEYS} note="Click a count of regressions or improvements to show only those rows." onClose={help.close} />}
       </header>
       <Summary
         experiments={experiments}
@@ -387,30 +368,12 @@ function describeFilter(f: Filter, experiments: readonly { id: string; name: str
   return `${rows}: ${name} ${what}${f.key !== null ? ` on ${f.key}` : ''}`;
 }
 
-function KeysHelp({ onClose }: { onClose(): void }) {
-  const rows: [string, string][] = [
-    ['↑ / ↓', 'Previous / next row (Page Up / Down, Home, End)'],
-    ['← / →', 'Previous / next experiment of the row'],
-    ['Enter', 'Diff the selected experiment’s output against the baseline’s (double-click too)'],
-    ['b', 'Make the selected experiment the baseline'],
-    ['o', 'Open the row’s example'],
-    ['t', 'Open the selected run’s trace'],
-    ['?', 'Show or hide these keys'],
-  ];
-  return (
-    <section className="cmp-keys" aria-label="Keyboard shortcuts" data-testid="keys-help">
-      <p className="lsw-muted">Click a count of regressions or improvements to show only those rows.</p>
-      <dl>
-        {rows.map(([k, what]) => (
-          <div key={k} className="cmp-key-row">
-            <dt>
-              <kbd>{k}</kbd>
-            </dt>
-            <dd>{what}</dd>
-          </div>
-        ))}
-      </dl>
-      <TextButton onClick={onClose}>Close</TextButton>
-    </section>
-  );
-}
+const COMPARE_KEYS: [string, string][] = [
+  ['↑ / ↓', 'Previous / next row (Page Up / Down, Home, End)'],
+  ['← / →', 'Previous / next experiment of the row'],
+  ['Enter', 'Diff the selected experiment’s output against the baseline’s (double-click too)'],
+  ['b', 'Make the selected experiment the baseline'],
+  ['o', 'Open the row’s example'],
+  ['t', 'Open the selected run’s trace'],
+  ['?', 'Show or hide these keys'],
+];

@@ -1,6 +1,6 @@
 // The grid: one row per example (as filtered and sorted), its inputs and reference, then each experiment's output
-// and scores, each score marked against the baseline. Virtualised: only the rows in view (and a few around) are
-// in the DOM; their contents are asked for as they scroll in, shown as placeholders until they come. One scroll
+// and scores, each score marked against the baseline. Virtualised (common/list/VirtualList): only the rows in view
+// (and a few around) are in the DOM; their contents are asked for as they scroll in, shown as placeholders until they come. One scroll
 // area for both directions (a narrow panel scrolls the columns sideways), its column headers sticky on top.
 // The grid is one tab stop: ↑ ↓ move the selected row, ← → the selected experiment (aria-activedescendant).
 //
@@ -8,10 +8,11 @@
 // tooltips are rendered only while it is active (selected, hovered or expanded: the keys reach every action of
 // the selected row, the mouse those of the row under it); a score is a line of text and one mark; the rows have
 // a fixed height and are contained, so one coming into view lays out on its own.
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type MutableRefObject, type ReactElement } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type MutableRefObject, type ReactElement } from 'react';
 import type { Experiment, FeedbackKey, IndexCell, IndexRow, RowContent } from '../../../../src/protocol/compare';
 import { TextButton } from '../../common/components';
+import type { RowSource } from '../../common/list/rowSource';
+import { VirtualList, type VirtualListHandle } from '../../common/list/VirtualList';
 import { formatInt, formatScore, markAt, MARK_TEXT, own, type Analysis, type Filter } from './model';
 import { CountButton } from './Summary';
 import { useRowContent, useRowsStatus, type RowContents } from './useRowContents';
@@ -53,54 +54,38 @@ interface Props {
 
 export function Grid(props: Props) {
   const { experiments, keys, analysis, order, contents, selection, onSelect, onAct, onFilter, gridRef, scrollRequest } = props;
-  const scroller = useRef<HTMLDivElement | null>(null);
-  const head = useRef<HTMLDivElement | null>(null);
-  const [headHeight, setHeadHeight] = useState(0);
+  const list = useRef<VirtualListHandle>(null);
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   /** The row under the mouse (its place in the index), -1 for none. */
   const [hovered, setHovered] = useState(-1);
   const status = useRowsStatus(contents);
-  useLayoutEffect(() => {
-    const el = head.current;
-    if (!el) return undefined;
-    const observer = new ResizeObserver(() => setHeadHeight(el.offsetHeight));
-    observer.observe(el);
-    setHeadHeight(el.offsetHeight);
-    return () => observer.disconnect();
-  }, []);
-
-  const virtualizer = useVirtualizer({
-    count: order.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ESTIMATED_ROW,
-    overscan: OVERSCAN,
-    scrollMargin: headHeight,
-    scrollPaddingStart: headHeight,
-    getItemKey: (i) => order[i] ?? i,
-  });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? -1;
 
   // The rows in view, and a screen before and after them, are asked for (the store asks again for what is still
-  // missing when a request lands).
+  // missing when a request lands). A row is its place in the index.
   const { want } = contents;
-  useEffect(() => {
-    if (last < first) return;
-    const span = last - first + 1;
-    const ids = (a: number, b: number) => order.slice(Math.max(0, a), Math.max(0, b)).map((r) => analysis.rows[r]!.exampleId);
-    want(ids(first, last + 1), [...ids(last + 1, last + 1 + span), ...ids(first - span, first)]);
-  }, [want, first, last, order, analysis]);
+  const source = useMemo<RowSource<number>>(
+    () => ({
+      count: order.length,
+      row: (i) => order[i],
+      ensure: (first, last) => {
+        if (last < first) return;
+        const span = last - first + 1;
+        const ids = (a: number, b: number) => order.slice(Math.max(0, a), Math.max(0, b)).map((r) => analysis.rows[r]!.exampleId);
+        want(ids(first, last + 1), [...ids(last + 1, last + 1 + span), ...ids(first - span, first)]);
+      },
+      loading: status.loading,
+      error: undefined,
+      retry: () => undefined,
+      version: 0,
+    }),
+    [order, analysis, want, status.loading],
+  );
 
   useEffect(() => {
-    if (scrollRequest > 0 && selection.row < order.length) virtualizer.scrollToIndex(selection.row, { align: 'auto' });
+    if (scrollRequest > 0 && selection.row < order.length) list.current?.scrollTo(selection.row);
     // Only when asked (a key), not when a click selects a row in view.
   }, [scrollRequest]);
 
-  const setRef = (el: HTMLDivElement | null) => {
-    scroller.current = el;
-    gridRef.current = el;
-  };
   const toggle = useCallback(
     (r: number) =>
       setExpanded((prev) => {
@@ -121,57 +106,58 @@ export function Grid(props: Props) {
   const shownExpanded = useRef(expanded);
   useLayoutEffect(() => {
     if (shownExpanded.current === expanded) return;
-    if ([...shownExpanded.current].some((r) => !expanded.has(r))) virtualizer.measure();
+    if ([...shownExpanded.current].some((r) => !expanded.has(r))) list.current?.measure();
     shownExpanded.current = expanded;
-  }, [expanded, virtualizer]);
-  const activeRow = order[selection.row];
-  const activeShown = activeRow !== undefined && items.some((v) => v.index === selection.row);
+  }, [expanded]);
+  const rowKey = useCallback((i: number) => order[i] ?? i, [order]);
+  // Rows are as tall as the stylesheet makes them (ESTIMATED_ROW): only an expanded one is measured.
+  const measured = useCallback((i: number) => expanded.has(order[i]!), [expanded, order]);
 
   return (
-    <div
-      ref={setRef}
-      className={`cmp-grid cmp-exps-${experiments.length}`}
+    <VirtualList
+      source={source}
       role="grid"
-      tabIndex={0}
-      aria-label="Examples and experiments"
-      aria-rowcount={order.length + 1}
-      aria-colcount={experiments.length + 3}
-      aria-busy={status.loading}
-      aria-describedby="cmp-keys-hint"
-      aria-activedescendant={activeShown ? `cmp-cell-${selection.row}-${selection.experiment}` : undefined}
+      handle={list}
+      listRef={gridRef}
+      estimatedRow={ESTIMATED_ROW}
+      overscan={OVERSCAN}
+      rowKey={rowKey}
+      measured={measured}
+      active={selection.row}
+      activeDescendant={(i) => `cmp-cell-${i}-${selection.experiment}`}
       onKeyDown={props.onKeyDown}
+      renderHead={(ref) => <GridHead headRef={ref} experiments={experiments} analysis={analysis} onFilter={onFilter} />}
+      renderRow={(r, { index }) => {
+        const isExpanded = expanded.has(r);
+        const selected = index === selection.row ? selection.experiment : -1;
+        return (
+          <RowView
+            row={analysis.rows[r]!}
+            r={r}
+            position={index}
+            contents={contents}
+            experiments={experiments}
+            keys={keys}
+            analysis={analysis}
+            selected={selected}
+            active={selected >= 0 || isExpanded || r === hovered}
+            expanded={isExpanded}
+            onToggle={toggle}
+            onSelect={onSelect}
+            onAct={onAct}
+          />
+        );
+      }}
+      idPrefix="cmp-row-"
+      className={`cmp-grid cmp-exps-${experiments.length}`}
+      innerClassName="cmp-body"
+      slotClassName="cmp-slot"
+      attributes={{ 'aria-rowcount': order.length + 1, 'aria-colcount': experiments.length + 3 }}
+      innerAttributes={{ role: 'rowgroup', onMouseOver, onMouseLeave }}
+      aria-label="Examples and experiments"
+      aria-describedby="cmp-keys-hint"
       data-testid="grid"
-    >
-      <GridHead headRef={head} experiments={experiments} analysis={analysis} onFilter={onFilter} />
-      {/* Virtualisation's positions are the only inline styles: the rows' full height and each row's offset. */}
-      <div className="cmp-body" role="rowgroup" style={{ height: virtualizer.getTotalSize() }} onMouseOver={onMouseOver} onMouseLeave={onMouseLeave}>
-        {items.map((item) => {
-          const r = order[item.index]!;
-          const isExpanded = expanded.has(r);
-          const selected = item.index === selection.row ? selection.experiment : -1;
-          return (
-            // Rows are as tall as the stylesheet makes them (ESTIMATED_ROW): only an expanded one is measured.
-            <div key={item.key} data-index={item.index} ref={isExpanded ? virtualizer.measureElement : undefined} className="cmp-slot" style={{ transform: `translateY(${item.start - headHeight}px)` }}>
-              <RowView
-                row={analysis.rows[r]!}
-                r={r}
-                position={item.index}
-                contents={contents}
-                experiments={experiments}
-                keys={keys}
-                analysis={analysis}
-                selected={selected}
-                active={selected >= 0 || isExpanded || r === hovered}
-                expanded={isExpanded}
-                onToggle={toggle}
-                onSelect={onSelect}
-                onAct={onAct}
-              />
-            </div>
-          );
-        })}
-      </div>
-    </div>
+    />
   );
 }
 
@@ -182,7 +168,7 @@ const GridHead = memo(function GridHead({
   analysis,
   onFilter,
 }: {
-  headRef: MutableRefObject<HTMLDivElement | null>;
+  headRef: (el: HTMLElement | null) => void;
   experiments: readonly Experiment[];
   analysis: Analysis;
   onFilter(filter: Filter): void;

@@ -69,7 +69,8 @@ export function DiffList({
         </div>
       )}
       <VirtualList
-        paged={paged}
+        source={paged}
+        role="listbox"
         estimatedRow={ESTIMATED_ROW}
         renderRow={(row, { index, total, active, onActivate }) => <DiffRowView row={row} index={index} total={total} active={active} onActivate={onActivate} onOpen={onOpen} />}
         renderPending={() => <PendingRow />}

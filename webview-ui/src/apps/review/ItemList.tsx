@@ -1,10 +1,12 @@
 // The queue's items by section (needing my review, needing others', archived), read a page at a time by cursor
-// as the list scrolls; only the rows in view are in the DOM. A row opens its item.
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, useState } from 'react';
+// as the list scrolls (common/hooks/useCursorRows under common/list/VirtualList). A row opens its item.
+import { useCallback, useState } from 'react';
 import { ListItems, type Counts, type ItemSummary, type Section } from '../../../../src/protocol/review';
 import { useRequest } from '../../common/app';
 import { TextButton } from '../../common/components';
+import { useCursorRows, type CursorPage } from '../../common/hooks/useCursorRows';
+import { VirtualList } from '../../common/list/VirtualList';
+import type { Result } from '../../common/rpc';
 
 export const SECTIONS: { section: Section; label: string; testId: string }[] = [
   { section: 'needs_my_review', label: 'Needs my review', testId: 'count-mine' },
@@ -13,8 +15,6 @@ export const SECTIONS: { section: Section; label: string; testId: string }[] = [
 ];
 
 const ROW_HEIGHT = 44;
-/** How close to the end of what is loaded the next page is asked for. */
-const AHEAD = 15;
 
 export function ItemList({ counts, currentId, onOpen }: { counts: Counts; currentId: string | undefined; onOpen(item: ItemSummary): void }) {
   const [section, setSection] = useState<Section>('needs_my_review');
@@ -43,65 +43,37 @@ export function ItemList({ counts, currentId, onOpen }: { counts: Counts; curren
 
 function Pages({ section, currentId, onOpen }: { section: Section; currentId: string | undefined; onOpen(item: ItemSummary): void }) {
   const list = useRequest(ListItems);
-  const [items, setItems] = useState<ItemSummary[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [started, setStarted] = useState(false);
-  const [error, setError] = useState<string>();
-  const loading = useRef(false);
-  const scroller = useRef<HTMLDivElement | null>(null);
-  const more = started ? cursor !== null : true;
-
-  const load = useCallback(
-    async (from: string | null) => {
-      if (loading.current) return;
-      loading.current = true;
-      setError(undefined);
-      const result = await list.run({ section, cursor: from });
-      loading.current = false;
-      if (!result.ok) {
-        if (result.error.code !== 'cancelled') setError(result.error.message);
-        return;
-      }
-      setItems((prev) => [...prev, ...result.value.items]);
-      setCursor(result.value.cursor);
-      setStarted(true);
-    },
-    [list.run, section],
+  const { run } = list;
+  const page = useCallback(
+    (cursor: string | null) => run({ section, cursor }).then((r): Result<CursorPage<ItemSummary>> => (r.ok ? { ok: true, value: { rows: r.value.items, cursor: r.value.cursor } } : r)),
+    [run, section],
   );
-
-  const count = items.length + (more ? 1 : 0);
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 6 });
-  const shown = virtualizer.getVirtualItems();
-  const last = shown[shown.length - 1]?.index ?? -1;
-  useEffect(() => {
-    if (error !== undefined || !more) return;
-    if (!started || last >= items.length - AHEAD) void load(cursor);
-  }, [last, items.length, more, started, cursor, error, load]);
-
-  if (started && items.length === 0)
-    return (
-      <p className="tv-muted rv-list-empty" data-testid="item-list">
-        No items here.
-      </p>
-    );
+  const source = useCursorRows<ItemSummary>({ run: page, pending: list.pending });
   return (
     <>
-      <div ref={scroller} id="rv-item-list" className="rv-list" aria-label="Items" aria-busy={list.pending} data-testid="item-list" data-loaded={items.length}>
-        {/* Virtualisation's positions are the only inline styles: the list's full height and each row's offset. */}
-        <ul className="rv-list-inner" style={{ height: virtualizer.getTotalSize() }}>
-          {shown.map((v) => {
-            const item = items[v.index];
-            return (
-              <li key={v.key} className="rv-list-slot" style={{ transform: `translateY(${v.start}px)` }}>
-                {item ? <Row item={item} current={item.id === currentId} onOpen={onOpen} /> : <span className="tv-muted rv-row-pending">Loading…</span>}
-              </li>
-            );
-          })}
-        </ul>
-      </div>
-      {error !== undefined && (
+      <VirtualList
+        source={source}
+        estimatedRow={ROW_HEIGHT}
+        renderRow={(item) => <Row item={item} current={item.id === currentId} onOpen={onOpen} />}
+        renderPending={() => <span className="tv-muted rv-row-pending">Loading…</span>}
+        empty={
+          <p className="tv-muted rv-list-empty" data-testid="item-list">
+            No items here.
+          </p>
+        }
+        idPrefix="rv-item-"
+        className="rv-list"
+        innerClassName="rv-list-inner"
+        slotClassName="rv-list-slot"
+        attributes={{ id: 'rv-item-list', 'data-loaded': source.loaded }}
+        innerAttributes={{ role: 'list' }}
+        slotRole="listitem"
+        aria-label="Items"
+        data-testid="item-list"
+      />
+      {source.error !== undefined && (
         <p className="rv-field-error" role="alert">
-          {error} <TextButton onClick={() => void load(cursor)}>Retry</TextButton>
+          {source.error} <TextButton onClick={source.retry}>Retry</TextButton>
         </p>
       )}
     </>

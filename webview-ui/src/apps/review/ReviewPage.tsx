@@ -19,6 +19,8 @@ import {
 } from '../../../../src/protocol/review';
 import { useAppState, useDraft, useNotification, useRequest } from '../../common/app';
 import { Banner } from '../../common/components';
+import { KeysHelp } from '../../common/components/KeysHelp';
+import { isTyping, useKeysHelp, usePageKeys } from '../../common/keys';
 import { EMPTY_FORM, fromDraft, missing, parseCorrection, scoreForKey, toDraft, toReview, valueOf, withValue, type Form } from './form';
 import { ItemContent } from './ItemContent';
 import { ItemList, SECTIONS } from './ItemList';
@@ -36,15 +38,6 @@ interface Stored {
 
 /** How long a status line stays. */
 const STATUS_MS = 6000;
-
-function isTyping(el: EventTarget | null): boolean {
-  if (!(el instanceof HTMLElement)) return false;
-  if (el.isContentEditable) return true;
-  const tag = el.tagName;
-  if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
-  if (tag !== 'INPUT') return false;
-  return !['button', 'checkbox', 'radio', 'submit', 'reset'].includes((el as HTMLInputElement).type);
-}
 
 export function ReviewPage({ state }: { state: Review }) {
   const [, setState] = useAppState<ReviewState>();
@@ -246,15 +239,13 @@ export function ReviewPage({ state }: { state: Review }) {
   }
 
   // ---- the keyboard
-  const [help, setHelp] = useState(false);
-  const keys = useRef<(e: KeyboardEvent) => void>();
-  keys.current = (e: KeyboardEvent) => {
-    if (e.defaultPrevented || e.isComposing) return;
+  const help = useKeysHelp();
+  usePageKeys((e: KeyboardEvent) => {
+    if (e.defaultPrevented || e.isComposing || help.handle(e)) return;
     const mod = mac ? e.metaKey : e.ctrlKey;
     const typing = isTyping(e.target);
     if (e.key === 'Escape') {
-      if (help) setHelp(false);
-      else if (typing) {
+      if (typing) {
         const group = (e.target as HTMLElement).closest<HTMLElement>('.rv-field[role="group"]');
         (e.target as HTMLElement).blur();
         group?.focus();
@@ -268,11 +259,6 @@ export function ReviewPage({ state }: { state: Review }) {
       return;
     }
     if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.key === '?') {
-      e.preventDefault();
-      setHelp(!help);
-      return;
-    }
     if (!current) return;
     if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
       e.preventDefault();
@@ -302,12 +288,7 @@ export function ReviewPage({ state }: { state: Review }) {
         setForm(withValue(form, field.key, { score: scoreForKey(field.config, k), value: null }));
       }
     }
-  };
-  useEffect(() => {
-    const listener = (e: KeyboardEvent) => keys.current?.(e);
-    document.addEventListener('keydown', listener);
-    return () => document.removeEventListener('keydown', listener);
-  }, []);
+  });
 
   const [listOpen, setListOpen] = useDraft<boolean>('review-list-open', false);
   const modKey = mac ? '⌘' : 'Ctrl';
@@ -342,7 +323,7 @@ export function ReviewPage({ state }: { state: Review }) {
           <button type="button" className="rv-button rv-secondary" onClick={() => void doAct('editQueue')} data-testid="edit-queue">
             Edit Queue
           </button>
-          <button type="button" className="rv-button rv-secondary" aria-expanded={help} onClick={() => setHelp(!help)} data-testid="keys-toggle" title="Keyboard shortcuts (?)">
+          <button type="button" className="rv-button rv-secondary" aria-expanded={help.open} onClick={help.toggle} data-testid="keys-toggle" title="Keyboard shortcuts (?)">
             Keys
           </button>
         </div>
@@ -354,7 +335,7 @@ export function ReviewPage({ state }: { state: Review }) {
             {error}
           </Banner>
         )}
-        {help && <KeysHelp modKey={modKey} onClose={() => setHelp(false)} />}
+        {help.open && <KeysHelp keys={reviewKeys(modKey)} onClose={help.close} />}
       </header>
       <div className="rv-body">
         {listOpen && (
@@ -455,8 +436,8 @@ export function ReviewPage({ state }: { state: Review }) {
   );
 }
 
-function KeysHelp({ modKey, onClose }: { modKey: string; onClose(): void }) {
-  const rows: [string, string][] = [
+function reviewKeys(modKey: string): [string, string][] {
+  return [
     ['← / →', 'Previous / next item'],
     ['↑ / ↓', 'Previous / next rubric field'],
     ['1 – 9', 'Pick category N of the field (a continuous field: N steps above its minimum; 0 its minimum)'],
@@ -465,21 +446,4 @@ function KeysHelp({ modKey, onClose }: { modKey: string; onClose(): void }) {
     ['Escape', 'Leave a text field (then the keys above work)'],
     ['?', 'Show or hide these keys'],
   ];
-  return (
-    <section className="rv-keys" aria-label="Keyboard shortcuts" data-testid="keys-help">
-      <dl>
-        {rows.map(([k, what]) => (
-          <div key={k} className="rv-key-row">
-            <dt>
-              <kbd>{k}</kbd>
-            </dt>
-            <dd>{what}</dd>
-          </div>
-        ))}
-      </dl>
-      <button type="button" className="lsw-text-button" onClick={onClose}>
-        Close
-      </button>
-    </section>
-  );
 }

@@ -5,6 +5,8 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent }
 import { FindInTrace, Reload, RUNNING_REFRESH_MS, SelectRun, type TraceData, type TraceState } from '../../../../src/protocol/trace';
 import { useAppState, useDraft, useNotification, useRequest } from '../../common/app';
 import { TextButton } from '../../common/components';
+import { KeysHelp } from '../../common/components/KeysHelp';
+import { isTyping, useKeysHelp, usePageKeys } from '../../common/keys';
 import { DetailPane } from './DetailPane';
 import { Header } from './Header';
 import { TreePane, type TreePaneHandle } from './TreePane';
@@ -16,6 +18,14 @@ const SPLIT_MAX = 80;
 const clampSplit = (n: number) => Math.round(Math.max(SPLIT_MIN, Math.min(SPLIT_MAX, n)));
 
 type TraceStateOf = Extract<TraceState, { kind: 'trace' }>;
+
+const TRACE_KEYS: [string, string][] = [
+  ['↑ / ↓', 'Previous / next run (Page Up / Down, Home, End)'],
+  ['← / →', 'Collapse / expand the run, or go to its parent / first child'],
+  ['[ / ]', 'Previous / next run that failed'],
+  ['/', 'Find in the trace (Enter / Shift+Enter: next / previous result, Escape: clear)'],
+  ['?', 'Show or hide these keys'],
+];
 
 export function TraceView({ trace, initialRunId }: { trace: TraceData; initialRunId: string | null }) {
   const [, setState] = useAppState<TraceState>();
@@ -141,23 +151,18 @@ export function TraceView({ trace, initialRunId }: { trace: TraceData; initialRu
     [tree, selectedId, select],
   );
 
-  useEffect(() => {
-    function onKey(e: globalThis.KeyboardEvent) {
-      const target = e.target as HTMLElement | null;
-      if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable)) return;
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === '/') {
-        e.preventDefault();
-        findRef.current?.focus();
-        findRef.current?.select();
-      } else if (e.key === '[' || e.key === ']') {
-        e.preventDefault();
-        jumpToError(e.key === ']' ? 1 : -1);
-      }
+  const help = useKeysHelp();
+  usePageKeys((e) => {
+    if (help.handle(e) || isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === '/') {
+      e.preventDefault();
+      findRef.current?.focus();
+      findRef.current?.select();
+    } else if (e.key === '[' || e.key === ']') {
+      e.preventDefault();
+      jumpToError(e.key === ']' ? 1 : -1);
     }
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [jumpToError]);
+  });
 
   function onTreeKey(e: KeyboardEvent<HTMLDivElement>) {
     const i = selectedId === undefined ? undefined : tree.index.get(selectedId);
@@ -250,6 +255,7 @@ export function TraceView({ trace, initialRunId }: { trace: TraceData; initialRu
   return (
     <main className="tv-page">
       <Header header={trace.header} selected={selected} onShareUrl={setShareUrl} />
+      {help.open && <KeysHelp keys={TRACE_KEYS} onClose={help.close} />}
       {/* The split's position is geometry the person sets: the only inline style of the layout. */}
       <div className="tv-main" ref={mainRef} style={{ gridTemplateColumns: `minmax(0, ${split}%) 6px minmax(0, 1fr)` }}>
         <div className="tv-tree-pane">

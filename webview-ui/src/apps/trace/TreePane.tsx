@@ -1,9 +1,11 @@
-// The run tree: a virtualised list of the visible runs (only the rows in view are in the DOM), each with its
-// indentation and twisty, type icon, name, status, duration, tokens and its bar in the trace's waterfall.
-import { useVirtualizer } from '@tanstack/react-virtual';
+// The run tree: the visible runs, in memory, in the shared virtualised list (only the rows in view are in the
+// DOM), each with its indentation and twisty, type icon, name, status, duration, tokens and its bar in the
+// trace's waterfall.
 import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useRef, type KeyboardEvent } from 'react';
 import type { RunRow } from '../../../../src/protocol/trace';
 import { duration, formatDuration, formatTokens, RUN_TYPE_GLYPH, RUN_TYPE_LABEL } from '../../common/run/format';
+import { useMemoryRows } from '../../common/list/rowSource';
+import { VirtualList, type VirtualListHandle } from '../../common/list/VirtualList';
 import { barGeometry, type TraceTree } from '../../common/run/tree';
 
 export const ROW_HEIGHT = 24;
@@ -24,72 +26,68 @@ export interface TreePaneProps {
   onKeyDown(e: KeyboardEvent<HTMLDivElement>): void;
 }
 
+const never = () => false;
+
 export interface TreePaneHandle {
   focus(): void;
 }
 
 export const TreePane = forwardRef<TreePaneHandle, TreePaneProps>(function TreePane(props, ref) {
   const { tree, visible, selectedId, onSelect, onToggle } = props;
-  const scroller = useRef<HTMLDivElement | null>(null);
-  useImperativeHandle(ref, () => ({ focus: () => scroller.current?.focus({ preventScroll: true }) }), []);
-  const virtualizer = useVirtualizer({
-    count: visible.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 8,
-    // Rows render in React's own time, not synchronously inside each scroll event.
-    useFlushSync: false,
-  });
+  const list = useRef<VirtualListHandle>(null);
+  useImperativeHandle(ref, () => ({ focus: () => list.current?.focus() }), []);
+  const source = useMemoryRows(visible);
   const selectedIndex = selectedId === undefined ? -1 : tree.index.get(selectedId);
   const at = selectedIndex === undefined || selectedIndex < 0 ? -1 : visible.indexOf(selectedIndex);
   useEffect(() => {
-    if (at >= 0) virtualizer.scrollToIndex(at, { align: 'auto' });
-  }, [at, virtualizer]);
-  const items = virtualizer.getVirtualItems();
+    if (at >= 0) list.current?.scrollTo(at);
+  }, [at]);
   const onRowSelect = useCallback(
     (id: string) => {
       onSelect(id);
-      scroller.current?.focus({ preventScroll: true });
+      list.current?.focus();
     },
     [onSelect],
   );
+  const rowKey = useCallback((index: number) => tree.runs[visible[index]!]!.id, [tree, visible]);
   return (
-    <div
-      ref={scroller}
-      className="tv-tree"
+    <VirtualList
+      source={source}
       role="tree"
-      tabIndex={0}
-      aria-label="Runs of the trace"
-      aria-activedescendant={at >= 0 && items.some((v) => v.index === at) ? `tv-run-${at}` : undefined}
-      data-testid="tree"
+      handle={list}
+      estimatedRow={ROW_HEIGHT}
+      overscan={8}
+      active={at}
+      rowKey={rowKey}
+      // Every row is ROW_HEIGHT tall: none is measured.
+      measured={never}
       onKeyDown={props.onKeyDown}
-    >
-      {/* Virtualisation's positions are inline styles: the list's full height and each row's offset. */}
-      <div className="tv-tree-inner" style={{ height: virtualizer.getTotalSize() }}>
-        {items.map((item) => {
-          const i = visible[item.index]!;
-          const run = tree.runs[i]!;
-          return (
-            <div key={run.id} className="tv-tree-slot" style={{ transform: `translateY(${item.start}px)` }}>
-              <TreeRow
-                run={run}
-                domId={`tv-run-${item.index}`}
-                depth={tree.depth[i]!}
-                hasChildren={tree.children[i]!.length > 0}
-                orphan={tree.orphan[i]!}
-                expanded={!props.collapsed.has(run.id)}
-                selected={run.id === selectedId}
-                marked={props.marked.has(run.id)}
-                span={props.span}
-                now={props.now}
-                onSelect={onRowSelect}
-                onToggle={onToggle}
-              />
-            </div>
-          );
-        })}
-      </div>
-    </div>
+      renderRow={(i, { id }) => {
+        const run = tree.runs[i]!;
+        return (
+          <TreeRow
+            run={run}
+            domId={id}
+            depth={tree.depth[i]!}
+            hasChildren={tree.children[i]!.length > 0}
+            orphan={tree.orphan[i]!}
+            expanded={!props.collapsed.has(run.id)}
+            selected={run.id === selectedId}
+            marked={props.marked.has(run.id)}
+            span={props.span}
+            now={props.now}
+            onSelect={onRowSelect}
+            onToggle={onToggle}
+          />
+        );
+      }}
+      idPrefix="tv-run-"
+      className="tv-tree"
+      innerClassName="tv-tree-inner"
+      slotClassName="tv-tree-slot"
+      aria-label="Runs of the trace"
+      data-testid="tree"
+    />
   );
 });
 

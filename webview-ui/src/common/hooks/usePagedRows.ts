@@ -1,8 +1,9 @@
 // The rows of one query, asked of the host a page at a time as they scroll into view: for any list whose host
-// answers "rows [offset, offset + limit) of N" (the dataset diff today; runs, annotations, experiments next).
+// answers "rows [offset, offset + limit) of N" (the dataset diff today), as a row source for list/VirtualList.
 // One request is in flight at a time: a request for rows that are no longer in view is cancelled by the next one
 // (give it useRequest's single slot), and unmounting (a new query: key the list by it) cancels it too.
 import { useCallback, useReducer, useRef, useState } from 'react';
+import type { RowSource } from '../list/rowSource';
 import type { Result } from '../rpc';
 
 /** Requests start and end on multiples of this, so neighbouring windows ask for the same pages. */
@@ -21,17 +22,9 @@ export interface PageRequest<Row> {
   pending: boolean;
 }
 
-export interface PagedRows<Row> {
-  /** Rows matching the query; undefined until the host has said (a search). */
+export interface PagedRows<Row> extends RowSource<Row> {
+  /** Rows matching the query (the list's count); undefined until the host has said (a search). */
   total: number | undefined;
-  row(index: number): Row | undefined;
-  /** Asks for the rows of [first, last] that are not loaded yet. */
-  ensure(first: number, last: number): void;
-  loading: boolean;
-  error: string | undefined;
-  retry(): void;
-  /** Changes whenever rows arrive. */
-  version: number;
 }
 
 /**
@@ -81,5 +74,5 @@ export function usePagedRows<Row>(page: PageRequest<Row>, knownTotal: number | u
 
   const row = useCallback((index: number) => rows.current[index], []);
   const retry = useCallback(() => setError(undefined), []);
-  return { total, row, ensure, loading: page.pending, error, retry, version };
+  return { total, count: total, row, ensure, loading: page.pending, error, retry, version };
 }
