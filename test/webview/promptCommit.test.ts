@@ -104,7 +104,7 @@ async function pushDisabled(page: Page): Promise<boolean> {
 
 /** Waits until the host has seen `count` requests of `method`. */
 async function sent(app: OpenApp, method: string, count = 1) {
-  for (let i = 0; i < 100 && app.requests(method).length < count; i++) await app.page.waitForTimeout(20);
+  for (const end = Date.now() + 5000; Date.now() < end && app.requests(method).length < count; ) await app.page.waitForTimeout(20);
   assert.equal(app.requests(method).length, count, `${method} sent ${app.requests(method).length} times, not ${count}`);
 }
 
@@ -640,6 +640,8 @@ describe('webview: prompt commit', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('result').waitFor();
     assert.deepEqual(pushes(app), [{ parent: LATEST, description: 'From the keyboard', tags: ['staging'], create: null }]);
+    // The button is enabled again once the page has shown the result (a tick later under load): then Space pushes.
+    await page.waitForFunction(() => !document.querySelector('[data-testid="push"]')?.hasAttribute('disabled'));
     await page.getByTestId('push').focus();
     await page.keyboard.press('Space');
     await sent(app, 'promptCommit/push', 2);
