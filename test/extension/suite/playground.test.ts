@@ -174,7 +174,10 @@ describe('playground', function () {
     assert.ok(events.deltas(runId).length > 3, 'streamed in pieces');
     assert.ok(done.usage && done.usage.total > 0 && done.usage.total === done.usage.input + done.usage.output);
     assert.equal(done.trace.status, 'sent');
-    assert.equal(await listed(), true, 'the Projects view lists the project without a Refresh');
+    // The view reloads its list when the flush tells the change bus; the list is read asynchronously, so wait for it.
+    let inList = await listed();
+    for (const end = Date.now() + 10_000; !inList && Date.now() < end; inList = await listed()) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(inList, true, 'the Projects view lists the project without a Refresh');
     const runs = await runsOf(project);
     assert.equal(runs.length, 4);
     const root = runs.find((r) => r.id === runId)!;
