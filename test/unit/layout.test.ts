@@ -33,11 +33,9 @@ export function namedRooms(block: string): Set<string> {
       room = `${parent}/${name.replace(/\/$/, '')}`;
       named.add(room);
     }
-    // The apps are listed by name after the colon of their room's text, which may go on over more lines.
-    if (room === 'webview-ui/src/apps') {
-      const list = indent.length === 2 ? line.slice(line.indexOf(':') + 1) : line;
-      for (const app of list.split(',')) if (/^\s*[a-z][A-Za-z]+\s*$/.test(app)) named.add(`webview-ui/src/apps/${app.trim()}`);
-    }
+    // Each app has a line of its own under its room: `apps/<name>/`.
+    const app = /^ {4}apps\/(\w+)\/?(\s|$)/.exec(line);
+    if (room === 'webview-ui/src/apps' && app) named.add(`webview-ui/src/apps/${app[1]}`);
   }
   return named;
 }
@@ -81,6 +79,6 @@ describe('the README’s Layout names every room', () => {
     const trimmed = block.split('\n').filter((l) => !/^ {2}text\//.test(l)).join('\n');
     assert.ok(!namedRooms(trimmed).has('src/text'));
     assert.ok(named.has('src/text') && named.has('webview-ui/src/apps/trace') && named.has('server/store') && named.has('src/workbench.ts'));
-    assert.ok(!namedRooms(block.replace(/, trace\n/, '\n')).has('webview-ui/src/apps/trace'));
+    assert.ok(!namedRooms(block.replace(/^ {4}apps\/trace\/.*\n/m, '')).has('webview-ui/src/apps/trace'));
   });
 });
