@@ -274,6 +274,60 @@ CREATE TABLE IF NOT EXISTS repo_likes (
 ) WITHOUT ROWID;
 `;
 
+/** The columns worked out from a run's own (see RUN_DERIVED). */
+const RUN_DERIVED_COLUMNS: Array<[name: string, type: string]> = [
+  ['status', 'TEXT'],
+  ['latency', 'REAL'],
+  ['first_token', 'REAL'],
+  ['total_cost', 'REAL'],
+  ['prompt_cost', 'REAL'],
+  ['completion_cost', 'REAL'],
+];
+
+/** SQL over a `runs` row: the `usage_metadata` object a run reports costs in (its outputs', else its metadata's). */
+export const USAGE_SQL = `CASE WHEN instr(outputs, '"usage_metadata"') > 0 AND json_type(outputs, '$.usage_metadata') = 'object' THEN json_extract(outputs, '$.usage_metadata')
+  WHEN instr(extra, '"usage_metadata"') > 0 AND json_type(extra, '$.metadata.usage_metadata') = 'object' THEN json_extract(extra, '$.metadata.usage_metadata') END`;
+/** A number field of the run's usage object, or NULL. */
+const usageNumber = (field: string) =>
+  `(SELECT CASE WHEN json_type(u.usage, '$.${field}') IN ('integer', 'real') THEN json_extract(u.usage, '$.${field}') END FROM (SELECT ${USAGE_SQL} AS usage) u)`;
+/** The time of the run's first `new_token` event (ISO text or epoch milliseconds), as julianday. */
+const FIRST_TOKEN_JD = `(SELECT CASE WHEN typeof(e.value ->> '$.time') IN ('integer', 'real') THEN julianday((e.value ->> '$.time') / 1000.0, 'unixepoch')
+    ELSE julianday(e.value ->> '$.time') END
+  FROM json_each(events) e
+  WHERE e.value ->> '$.name' = 'new_token' AND (typeof(e.value ->> '$.time') IN ('integer', 'real') OR julianday(e.value ->> '$.time') IS NOT NULL)
+  ORDER BY e.key LIMIT 1)`;
+
+/**
+ * The SET list that works out a run's derived columns from its own: `status` (error, success, pending), `latency`
+ * (seconds, to the millisecond), `first_token` (seconds from its start to its first `new_token` event), and the
+ * costs it reports in `usage_metadata` (`input_cost`, `output_cost`, `total_cost`, the total their sum when not
+ * given), as the v1 run answers them. Kept by triggers on every write that changes what they come from, so
+ * stats, charts and filters read a column (and an index) instead of parsing JSON per row.
+ */
+export const RUN_DERIVED = `status = CASE WHEN error IS NOT NULL THEN 'error' WHEN end_time IS NOT NULL THEN 'success' ELSE 'pending' END,
+  latency = CASE WHEN end_time IS NOT NULL AND start_time IS NOT NULL THEN ROUND((julianday(end_time) - julianday(start_time)) * 86400.0, 3) END,
+  first_token = CASE WHEN instr(events, '"new_token"') > 0 AND json_valid(events) AND json_type(events) = 'array'
+    THEN ROUND((${FIRST_TOKEN_JD} - julianday(start_time)) * 86400.0, 3) END,
+  prompt_cost = ${usageNumber('input_cost')},
+  completion_cost = ${usageNumber('output_cost')},
+  total_cost = COALESCE(${usageNumber('total_cost')}, CASE WHEN ${usageNumber('input_cost')} IS NOT NULL OR ${usageNumber('output_cost')} IS NOT NULL
+    THEN IFNULL(${usageNumber('input_cost')}, 0) + IFNULL(${usageNumber('output_cost')}, 0) END)`;
+
+/**
+ * The triggers that keep a run's derived columns and the indexes over them. A row inserted with its status already
+ * set (the demo seed's bulk insert works them out itself) is left as written.
+ */
+const RUN_DERIVED_SCHEMA = `
+CREATE TRIGGER IF NOT EXISTS runs_derived_insert AFTER INSERT ON runs WHEN NEW.status IS NULL
+BEGIN UPDATE runs SET ${RUN_DERIVED} WHERE rowid = NEW.rowid; END;
+CREATE TRIGGER IF NOT EXISTS runs_derived_update AFTER UPDATE OF start_time, end_time, error, outputs, extra, events ON runs
+BEGIN UPDATE runs SET ${RUN_DERIVED} WHERE rowid = NEW.rowid; END;
+-- A project's root runs in time order (runs tables, charts, stats), its failed ones, and by latency (percentiles).
+CREATE INDEX IF NOT EXISTS runs_session_roots ON runs (session_id, start_time, id) WHERE parent_run_id IS NULL;
+CREATE INDEX IF NOT EXISTS runs_session_root_status ON runs (session_id, status, start_time) WHERE parent_run_id IS NULL;
+CREATE INDEX IF NOT EXISTS runs_session_root_latency ON runs (session_id, latency, start_time) WHERE parent_run_id IS NULL;
+`;
+
 const TABLES = [
   'sessions', 'runs', 'datasets', 'example_revisions', 'dataset_versions', 'dataset_tags', 'blobs', 'examples_fts',
   'comparative_experiments', 'feedback', 'feedback_configs', 'feedback_tokens', 'annotation_queues', 'queue_runs',
@@ -317,14 +371,24 @@ const ADDED_COLUMNS: Record<string, Array<[name: string, type: string]>> = {
   ],
   // The experiment a dataset's comparisons start from (LangSmith's Dataset.baseline_experiment_id).
   datasets: [['baseline_experiment_id', 'TEXT']],
+  // What a run's stats, charts and filters read, worked out from its own columns when it is written (RUN_DERIVED).
+  runs: RUN_DERIVED_COLUMNS,
 };
 
 function addMissingColumns(db: DB): void {
+  let runsDerivedAdded = false;
   for (const [table, columns] of Object.entries(ADDED_COLUMNS)) {
     const have = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name));
-    for (const [name, type] of columns) if (!have.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
+    for (const [name, type] of columns) {
+      if (have.has(name)) continue;
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
+      if (table === 'runs') runsDerivedAdded = true;
+    }
   }
   db.exec('CREATE INDEX IF NOT EXISTS queue_runs_run ON queue_runs (run_id)');
+  db.exec(RUN_DERIVED_SCHEMA);
+  // A database from before these columns: fill them once for the runs it holds.
+  if (runsDerivedAdded) db.exec(`UPDATE runs SET ${RUN_DERIVED}`);
 }
 
 export function openDatabase(file: string, reset = false): DB {

@@ -109,13 +109,19 @@ export const RUNS: Dialect = {
     name: scalar('runs.name', 'text'),
     run_type: scalar('runs.run_type', 'text'),
     error: scalar('runs.error', 'text'),
-    status: scalar("(CASE WHEN runs.error IS NOT NULL THEN 'error' WHEN runs.end_time IS NOT NULL THEN 'success' ELSE 'pending' END)", 'text'),
+    // Status, latency, time to first token and costs are columns worked out when the run is written (db.ts
+    // RUN_DERIVED), so a filter on them reads a column or an index, never the run's JSON.
+    status: scalar('runs.status', 'text'),
     start_time: scalar('runs.start_time', 'time'),
     end_time: scalar('runs.end_time', 'time'),
-    latency: scalar('ROUND((julianday(runs.end_time) - julianday(runs.start_time)) * 86400.0, 3)', 'duration'),
+    latency: scalar('runs.latency', 'duration'),
+    first_token_time: scalar('runs.first_token', 'duration'),
     total_tokens: scalar('runs.total_tokens', 'number'),
     prompt_tokens: scalar('runs.prompt_tokens', 'number'),
     completion_tokens: scalar('runs.completion_tokens', 'number'),
+    total_cost: scalar('runs.total_cost', 'number'),
+    prompt_cost: scalar('runs.prompt_cost', 'number'),
+    completion_cost: scalar('runs.completion_cost', 'number'),
     // The run's place in its trace, 1 for the root: dotted orders sort runs in the order they started.
     execution_order: scalar(
       '(SELECT COUNT(*) FROM runs r_eo WHERE r_eo.trace_id = runs.trace_id AND r_eo.tenant_id = runs.tenant_id AND r_eo.dotted_order <= runs.dotted_order)',

@@ -34,6 +34,13 @@ export interface RunRow {
   share_token: string | null;
   is_stub: number;
   received_at: string;
+  /** Worked out from the columns above when the run is written (db.ts RUN_DERIVED). */
+  status: string | null;
+  latency: number | null;
+  first_token: number | null;
+  total_cost: number | null;
+  prompt_cost: number | null;
+  completion_cost: number | null;
 }
 
 /**
