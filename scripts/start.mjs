@@ -114,7 +114,7 @@ const { startCodeServer } = await import('./lib/vscode.mjs');
 // The local server: a child process whose banner tells us where it listens.
 // Streamed chat answers (the prompt playground's local model) arrive piece by piece at a visible pace.
 // Always on loopback, whatever --host gives VS Code: the extension host runs next to it.
-const serverArgs = ['dist/server.js', '--host', '127.0.0.1', '--port', opts.serverPort, '--seed', 'demo', '--chat-delay-ms', '25'];
+const serverArgs = ['dist/server.js', '--host', '127.0.0.1', '--port', opts.serverPort, '--seed', 'demo', '--seed-production', '--chat-delay-ms', '25'];
 if (opts.db) serverArgs.push('--db', opts.db);
 const server = spawn(process.execPath, serverArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
 const serverUrl = await new Promise((resolve, reject) => {

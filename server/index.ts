@@ -33,6 +33,7 @@ import { OAuthTokens } from './oauth';
 import { registerWorkspace } from './routes/workspace';
 import { registerV2 } from './routes/v2';
 import { seedDemo } from './seed';
+import { seedProduction } from './seed/production';
 import { migrateLegacyStatuses } from './store/queueReview';
 import { HttpError } from './errors';
 import { stableUuid } from './ids';
@@ -51,6 +52,11 @@ export interface ServerOptions {
   /** A file path or ':memory:' (default ':memory:' for startServer; the CLI uses the user data folder). */
   db?: string;
   seed?: 'demo';
+  /**
+   * Also write the monitoring demo `demo-production` (100,000 runs over the last 30 days, `seed/production.ts`)
+   * when the workspace has no project of that name. Off by default: it adds about a second to a start.
+   */
+  seedProduction?: boolean;
   reset?: boolean;
   /**
    * Workspaces and their API keys. An entry whose handle came before adds another user (another key) to that
@@ -395,6 +401,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     app = built.app;
     ctx = built.ctx;
     if (opts.seed === 'demo' && isEmpty(db)) seedDemo(built.ctx);
+    if (opts.seedProduction) seedProduction(built.ctx, built.ctx.tenants[0]!, Date.now());
     await app.listen({ port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' });
   } catch (e) {
     db.close();

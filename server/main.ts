@@ -1,4 +1,4 @@
-// CLI: npm run server -- [--port 1984] [--host 127.0.0.1 [--allow-remote]] [--db FILE|:memory:] [--seed demo] [--reset]
+// CLI: npm run server -- [--port 1984] [--host 127.0.0.1 [--allow-remote]] [--db FILE|:memory:] [--seed demo] [--seed-production] [--reset]
 //                         [--tenant HANDLE[/USER]=KEY]… [--faults SPEC] [--no-multipart-examples] [--chat-delay-ms N]
 //                         [--quiet] [--help]
 import os from 'node:os';
@@ -18,6 +18,7 @@ Usage: npm run server -- [options]
   --db FILE|:memory:       database file (default ${defaultDbPath()})
   --reset                  empty the database first
   --seed demo              load demo data (only into an empty database)
+  --seed-production        also load demo-production, 100,000 runs over the last 30 days (unless it is there)
   --tenant HANDLE[/USER]=KEY
                            a workspace and an API key of one of its users; repeatable; replaces the
                            defaults. A handle given again adds another user (another reviewer of its
@@ -85,6 +86,9 @@ export function parseArgs(argv: string[]): ServerOptions & { help?: boolean } {
         opts.seed = 'demo';
         break;
       }
+      case '--seed-production':
+        opts.seedProduction = true;
+        break;
       case '--tenant': {
         const v = value();
         const eq = v.indexOf('=');
@@ -153,7 +157,7 @@ async function main() {
   }
   const { users } = makeTenants(opts.tenants ?? DEFAULT_TENANTS);
   console.log(`LangSmith-compatible server listening on ${server.url}`);
-  console.log(`  database: ${opts.db === ':memory:' ? 'in memory (nothing is kept)' : opts.db}${opts.seed ? ' (demo data)' : ''}`);
+  console.log(`  database: ${opts.db === ':memory:' ? 'in memory (nothing is kept)' : opts.db}${opts.seed ? ' (demo data)' : ''}${opts.seedProduction ? ' (demo-production)' : ''}`);
   users.forEach((u, i) => console.log(`  ${i ? '        ' : 'API key:'}  ${u.apiKey}  (workspace "${u.tenant.handle}", user "${u.name}")`));
   console.log(`  openai:   base URL ${server.url}/v1, model local-echo${opts.chatDelayMs ? ` (streams with ${opts.chatDelayMs} ms pauses)` : ''}`);
   console.log(`  use:      LANGSMITH_ENDPOINT=${server.url} LANGSMITH_API_KEY=${users[0]!.apiKey}`);

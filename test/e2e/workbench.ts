@@ -277,7 +277,7 @@ export function withWorkbench(o: WorkbenchOptions = {}): () => { wb: Workbench; 
   let wb: Workbench | undefined;
   let server: LocalServer | undefined;
   before(async () => {
-    server = await startLocalServer({ seed: 'demo', ...(o.server ?? {}) });
+    server = await startLocalServer({ seed: 'demo', seedProduction: true, ...(o.server ?? {}) });
     wb = await startWorkbench(o.signedIn === false ? {} : { LANGSMITH_ENDPOINT: server.url, LANGSMITH_API_KEY: server.apiKey });
     if (o.promptFile) {
       const dir = path.join(wb.server.workspace, 'prompts');

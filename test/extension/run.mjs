@@ -18,7 +18,7 @@ const executable = process.env.LSW_VSCODE_EXECUTABLE || path.join(root, 'test/ha
 // Everything the server prints goes to a log file too, which the suite's last test looks through for the key.
 const serverLog = path.join(path.dirname(reportFile), 'server.log');
 const serverLogStream = fs.createWriteStream(serverLog);
-const server = spawn(process.execPath, [path.join(root, 'dist/server.js'), '--port', '0', '--db', ':memory:', '--seed', 'demo'], {
+const server = spawn(process.execPath, [path.join(root, 'dist/server.js'), '--port', '0', '--db', ':memory:', '--seed', 'demo', '--seed-production'], {
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 server.stderr.on('data', (chunk) => {
