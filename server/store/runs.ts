@@ -352,6 +352,13 @@ export function runWhere(scope: RunScope, q: Omit<RunQuery, 'order' | 'limit' | 
       where.push('0');
       return;
     }
+    if (vals.length === 1) {
+      // One value (a project's runs, the most common query): an equality the planner matches to an index's
+      // leading column, such as a project's root runs by start time or by status.
+      where.push(`${col} = ?`);
+      params.push(vals[0]);
+      return;
+    }
     // One bound JSON list, not a `?` per id: a body may carry tens of thousands of ids.
     where.push(`${col} IN (SELECT value FROM json_each(?))`);
     params.push(JSON.stringify(vals));
