@@ -23,10 +23,12 @@ import { registerPrompts } from './routes/prompts';
 import { registerQueues } from './routes/queues';
 import { registerQueueItems } from './routes/queuesItems';
 import { registerRuns } from './routes/runs';
+import { registerRunsStats } from './routes/runsStats';
 import { registerRunsMultipart } from './routes/runsMultipart';
 import { registerPublicRuns } from './routes/runsPublic';
 import { useBufferedMultipart } from './multipartBuffer';
 import { registerSessions } from './routes/sessions';
+import { registerDashboard } from './routes/dashboard';
 import { registerLocal } from './routes/local';
 import { registerOAuth } from './routes/oauth';
 import { OAuthTokens } from './oauth';
@@ -319,7 +321,9 @@ export function buildApp(db: DB, opts: ServerOptions): { app: FastifyInstance; c
       async (api) => {
         registerWorkspace(api, ctx, info);
         registerSessions(api, ctx);
+        registerDashboard(api, ctx);
         registerRuns(api, ctx);
+        registerRunsStats(api, ctx);
         registerPublicRuns(api, ctx);
         registerDatasets(api, ctx);
         registerPublicDatasets(api, ctx);
