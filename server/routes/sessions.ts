@@ -2,9 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
-import { idParams, qBool, qInt, qJson, qText, qUuids, route } from '../route';
+import { idParams, qBool, qEnum, qInt, qJson, qText, qTime, qUuids, route } from '../route';
 import {
-  createSession, deleteSession, getSession, listSessions, sessionStats, updateSession, type SessionRow, type SessionStats,
+  createSession, deleteSession, getSession, listSessions, sessionStats, sortValue, updateSession, type SessionRow, type SessionSort, type SessionStats,
 } from '../store/sessions';
 import { HttpError } from '../errors';
 import { newId } from '../ids';
@@ -28,6 +28,9 @@ export function sessionOut(r: SessionRow, stats?: SessionStats) {
           run_count: stats.run_count ?? 0,
           latency_p50: stats.latency_p50 ?? null,
           latency_p99: stats.latency_p99 ?? null,
+          first_token_p50: stats.first_token_p50 ?? null,
+          first_token_p99: stats.first_token_p99 ?? null,
+          streaming_rate: stats.streaming_rate ?? null,
           total_tokens: stats.total_tokens ?? 0,
           prompt_tokens: stats.prompt_tokens ?? 0,
           completion_tokens: stats.completion_tokens ?? 0,
@@ -77,6 +80,10 @@ const ListQuery = z.object({
   reference_free: qBool(),
   metadata: qJson(),
   include_stats: qBool(),
+  stats_start_time: qTime(),
+  sort_by: qEnum<[SessionSort, ...SessionSort[]]>(['name', 'start_time', 'last_run_start_time', 'latency_p50', 'latency_p99', 'error_rate', 'feedback', 'runs_count']),
+  sort_by_desc: qBool(),
+  sort_by_feedback_key: qText(),
   limit: qInt(100, 1, 1000),
   offset: qInt(0, 0, Number.MAX_SAFE_INTEGER),
 });
@@ -111,23 +118,33 @@ export function registerSessions(app: FastifyInstance, ctx: Ctx) {
   });
 
   route(app, 'GET', '/sessions', { query: ListQuery }, ({ query: q, tenant }) => {
-    const rows = listSessions(ctx, tenant, {
-      ids: q.id,
-      name: q.name,
-      nameContains: q.name_contains,
-      referenceDatasets: q.reference_dataset,
-      referenceFree: q.reference_free,
-      metadata: q.metadata,
-      limit: q.limit,
-      offset: q.offset,
+    const sortBy = q.sort_by ?? 'start_time';
+    const desc = q.sort_by_desc ?? true;
+    const filter = {
+      ids: q.id, name: q.name, nameContains: q.name_contains, referenceDatasets: q.reference_dataset, referenceFree: q.reference_free,
+      metadata: q.metadata, limit: q.limit, offset: q.offset,
+    };
+    if (sortBy === 'name' || sortBy === 'start_time') {
+      // A column of the project: ordered and paged in SQL, the stats worked out for the page only.
+      const rows = listSessions(ctx, tenant, { ...filter, sort: { by: sortBy, desc } });
+      const stats = q.include_stats ? sessionStats(ctx, tenant.id, rows.map((r) => r.id), q.stats_start_time) : undefined;
+      return rows.map((r) => sessionOut(r, stats ? stats.get(r.id) ?? {} : undefined));
+    }
+    // A figure of the runs: every matching project's stats in one statement, sorted (nulls last), then paged.
+    const all = listSessions(ctx, tenant, { ...filter, limit: -1, offset: 0, sort: { by: 'start_time', desc: true } });
+    const stats = sessionStats(ctx, tenant.id, all.map((r) => r.id), q.stats_start_time);
+    const keyed = all.map((r) => ({ r, v: sortValue(r, stats.get(r.id), sortBy, q.sort_by_feedback_key) }));
+    keyed.sort((a, b) => {
+      if (a.v === null || b.v === null) return a.v === b.v ? 0 : a.v === null ? 1 : -1;
+      const c = a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
+      return desc ? -c : c;
     });
-    const stats = q.include_stats ? sessionStats(ctx, tenant.id, rows.map((r) => r.id)) : undefined;
-    return rows.map((r) => sessionOut(r, stats ? stats.get(r.id) ?? {} : undefined));
+    return keyed.slice(q.offset, q.offset + q.limit).map(({ r }) => sessionOut(r, q.include_stats ? stats.get(r.id) ?? {} : undefined));
   });
 
-  route(app, 'GET', '/sessions/:id', { params: idParams, query: z.object({ include_stats: qBool() }) }, ({ params, query, tenant }) => {
+  route(app, 'GET', '/sessions/:id', { params: idParams, query: z.object({ include_stats: qBool(), stats_start_time: qTime() }) }, ({ params, query, tenant }) => {
     const row = getSession(ctx, tenant, params.id);
-    return sessionOut(row, query.include_stats ? sessionStats(ctx, tenant.id, [params.id]).get(params.id) ?? {} : undefined);
+    return sessionOut(row, query.include_stats ? sessionStats(ctx, tenant.id, [params.id], query.stats_start_time).get(params.id) ?? {} : undefined);
   });
 
   route(app, 'PATCH', '/sessions/:id', { params: idParams, body: UpdateSession }, ({ params, body: b, tenant }) =>

@@ -29,6 +29,9 @@ export interface SessionStats {
   completion_tokens?: number;
   latency_p50?: number;
   latency_p99?: number;
+  first_token_p50?: number | null;
+  first_token_p99?: number | null;
+  streaming_rate?: number | null;
   total_cost?: string | null;
   prompt_cost?: string | null;
   completion_cost?: string | null;
@@ -108,8 +111,10 @@ export interface SessionFilter {
   referenceDatasets: string[];
   referenceFree?: boolean;
   metadata?: unknown;
+  /** -1: no limit. */
   limit: number;
   offset: number;
+  sort?: { by: 'name' | 'start_time'; desc: boolean };
 }
 
 export function listSessions(ctx: Ctx, tenant: Tenant, f: SessionFilter): SessionRow[] {
@@ -121,7 +126,9 @@ export function listSessions(ctx: Ctx, tenant: Tenant, f: SessionFilter): Sessio
   if (f.referenceFree === true) where.where('reference_dataset_id IS NULL');
   if (f.referenceFree === false) where.where('reference_dataset_id IS NOT NULL');
   where.metadata('extra', f.metadata);
-  return ctx.st.all<SessionRow>(`SELECT * FROM sessions WHERE ${where.sql} ORDER BY start_time DESC, id LIMIT ? OFFSET ?`, ...where.params, f.limit, f.offset);
+  const dir = f.sort?.desc === false ? 'ASC' : 'DESC';
+  const order = f.sort?.by === 'name' ? `name ${dir}, id` : `start_time ${dir}, id`;
+  return ctx.st.all<SessionRow>(`SELECT * FROM sessions WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, ...where.params, f.limit, f.offset);
 }
 
 export interface SessionChanges {
@@ -158,12 +165,6 @@ export function deleteSession(ctx: Ctx, tenant: Tenant, id: string): void {
   });
 }
 
-/** SQL over a `runs` row: the `usage_metadata` object a run reports costs in (its outputs', else its metadata's). */
-const USAGE_SQL = `CASE WHEN instr(outputs, '"usage_metadata"') > 0 AND json_type(outputs, '$.usage_metadata') = 'object' THEN json_extract(outputs, '$.usage_metadata')
-  WHEN instr(extra, '"usage_metadata"') > 0 AND json_type(extra, '$.metadata.usage_metadata') = 'object' THEN json_extract(extra, '$.metadata.usage_metadata') END`;
-/** A number field of that object, or NULL (as `runCosts` reads it). */
-const costSql = (field: string) => `CASE WHEN json_type(usage, '$.${field}') IN ('integer', 'real') THEN json_extract(usage, '$.${field}') END`;
-
 const FIGURES = ['total_tokens', 'prompt_tokens', 'completion_tokens', 'total_cost', 'prompt_cost', 'completion_cost'] as const;
 export type TraceFigures = Record<(typeof FIGURES)[number], number | null>;
 
@@ -171,19 +172,14 @@ export type TraceFigures = Record<(typeof FIGURES)[number], number | null>;
  * The SQL of each trace's tokens and costs (`WITH … SELECT session_id, trace, <figures> FROM t`), for the runs
  * whose `column` is in the bound JSON list. A trace counts once: its root's own figure when the root reports one
  * (tokens above 0, any cost), as LangSmith rolls a trace's figures up into its root; else the sum over its other runs.
+ * Costs are the runs' derived columns (db.ts RUN_DERIVED). `since` narrows the runs further (SQL with its own `?`).
  */
-function traceFiguresSql(column: 'session_id' | 'trace_id'): string {
+function traceFiguresSql(column: 'session_id' | 'trace_id', list = '?', tenant = '?', since = ''): string {
   const perTrace = FIGURES.map((m) => `MAX(CASE WHEN root THEN ${m} END) AS r_${m}, SUM(CASE WHEN NOT root THEN ${m} END) AS k_${m}`).join(',\n ');
   const rolled = FIGURES.map((m) => `CASE WHEN r_${m} ${m.endsWith('cost') ? 'IS NOT NULL' : '> 0'} THEN r_${m} ELSE k_${m} END AS ${m}`).join(', ');
-  return `WITH u AS (
-       SELECT session_id, coalesce(trace_id, id) AS trace, parent_run_id IS NULL AS root, total_tokens, prompt_tokens, completion_tokens, ${USAGE_SQL} AS usage
-         FROM runs WHERE ${column} IN (SELECT value FROM json_each(?)) AND +tenant_id = ?
-     ), c AS (
-       SELECT session_id, trace, root, total_tokens, prompt_tokens, completion_tokens,
-              ${costSql('input_cost')} AS prompt_cost, ${costSql('output_cost')} AS completion_cost,
-              coalesce(${costSql('total_cost')}, CASE WHEN ${costSql('input_cost')} IS NOT NULL OR ${costSql('output_cost')} IS NOT NULL
-                THEN ifnull(${costSql('input_cost')}, 0) + ifnull(${costSql('output_cost')}, 0) END) AS total_cost
-         FROM u
+  return `WITH c AS (
+       SELECT session_id, coalesce(trace_id, id) AS trace, parent_run_id IS NULL AS root, ${FIGURES.join(', ')}
+         FROM runs WHERE ${column} IN (SELECT value FROM json_each(${list})) AND +tenant_id = ${tenant}${since}
      ), t AS (SELECT session_id, trace, ${rolled} FROM (SELECT session_id, trace, ${perTrace} FROM c GROUP BY session_id, trace))`;
 }
 
@@ -192,14 +188,6 @@ export function traceFigures(ctx: Ctx, tenantId: string, traceIds: string[]): Ma
   if (!traceIds.length) return new Map();
   const rows = ctx.st.all<{ trace: string } & TraceFigures>(`${traceFiguresSql('trace_id')} SELECT * FROM t`, JSON.stringify(traceIds), tenantId);
   return new Map(rows.map((r) => [r.trace, r]));
-}
-
-/** Per-session sums of each trace's tokens and costs. */
-function traceTotals(ctx: Ctx, tenantId: string, ids: string[]) {
-  return ctx.st.all<{ session_id: string } & TraceFigures>(
-    `${traceFiguresSql('session_id')} SELECT session_id, ${FIGURES.map((m) => `SUM(${m}) AS ${m}`).join(', ')} FROM t GROUP BY session_id`,
-    JSON.stringify(ids), tenantId,
-  );
 }
 
 /** A cost as LangSmith's sessions answer it: a decimal string (null when no run reported one). */
@@ -217,72 +205,116 @@ export interface KeyStats {
   contains_thread_feedback: boolean;
 }
 
-/** Stats for many sessions in one pass (no per-session queries). */
-export function sessionStats(ctx: Ctx, tenantId: string, ids: string[]): Map<string, SessionStats> {
+/** Order of a project listing (LangSmith's SessionSortableColumns). */
+export type SessionSort = 'name' | 'start_time' | 'last_run_start_time' | 'latency_p50' | 'latency_p99' | 'error_rate' | 'feedback' | 'runs_count';
+
+/**
+ * The quantiles of a column over the projects' root runs (the value at floor(p·n), as /runs/stats computes them):
+ * each run's rank in its project by that column (read in the order of an index, no sort), kept at the ranks wanted.
+ */
+const quantilesSql = (name: string, col: string, count: string) => `${name} AS MATERIALIZED (
+       SELECT x.session_id AS session_id,
+              MAX(CASE WHEN x.i = MIN(roots.${count} - 1, CAST(roots.${count} * 0.5 AS INTEGER)) THEN x.v END) AS p50,
+              MAX(CASE WHEN x.i = MIN(roots.${count} - 1, CAST(roots.${count} * 0.99 AS INTEGER)) THEN x.v END) AS p99
+         FROM (SELECT session_id, ${col} AS v, ROW_NUMBER() OVER (PARTITION BY session_id ORDER BY ${col}) - 1 AS i
+                 FROM runs WHERE session_id IN (SELECT sid FROM ids) AND parent_run_id IS NULL AND ${col} IS NOT NULL AND start_time >= @since) x
+         JOIN roots ON roots.session_id = x.session_id
+        GROUP BY x.session_id
+     )`;
+
+/**
+ * Stats for many projects in one statement: their root runs' counts, error and streaming rates and last start (one
+ * grouped pass over the projects' root-run index), latency and first-token quantiles (quantilesSql), tokens and costs rolled up per trace, and
+ * feedback per key. `since` (stats_start_time) leaves out runs that started before it.
+ */
+export function sessionStats(ctx: Ctx, tenantId: string, ids: string[], since?: string | null): Map<string, SessionStats> {
   const out = new Map<string, SessionStats>();
   if (!ids.length) return out;
-  const marks = ids.map(() => '?').join(',');
-  const rows = ctx.st.all<SessionStats & { session_id: string }>(
-    `SELECT session_id,
-            COUNT(*) AS run_count,
-            SUM(CASE WHEN error IS NOT NULL THEN 1 ELSE 0 END) * 1.0 / COUNT(*) AS error_rate,
-            MAX(start_time) AS last_run_start_time
-       FROM runs WHERE session_id IN (${marks}) AND parent_run_id IS NULL GROUP BY session_id`,
-    ...ids,
+  const from = since ?? '';
+  const perTrace = FIGURES.map((m) => `SUM(${m}) AS ${m}`).join(', ');
+  const rows = ctx.st.all<{ sid: string; feedback: string | null; labels: string | null } & Omit<SessionStats, keyof TraceFigures> & Partial<TraceFigures>>(
+    `${traceFiguresSql('session_id', '@ids', '@tenant', ' AND start_time >= @since')},
+     ids(sid) AS (SELECT value FROM json_each(@ids)),
+     roots AS MATERIALIZED (
+       SELECT session_id, COUNT(*) AS run_count, SUM(status = 'error') * 1.0 / COUNT(*) AS error_rate, MAX(start_time) AS last_run_start_time,
+              SUM(first_token IS NOT NULL) * 1.0 / COUNT(*) AS streaming_rate, COUNT(latency) AS nl, COUNT(first_token) AS nf
+         FROM runs WHERE session_id IN (SELECT sid FROM ids) AND parent_run_id IS NULL AND start_time >= @since GROUP BY session_id
+     ),
+     ${quantilesSql('lat', 'latency', 'nl')},
+     ${quantilesSql('ftk', 'first_token', 'nf')},
+     figs AS (SELECT session_id, ${perTrace} FROM t GROUP BY session_id),
+     fbk AS (
+       SELECT r.session_id AS session_id, f.key AS key, COUNT(*) AS n, AVG(f.score) AS avg, SUM(f.score * f.score) AS sq, COUNT(f.score) AS scored,
+              MIN(f.score) AS min, MAX(f.score) AS max
+         FROM feedback f JOIN runs r ON r.id = f.run_id AND r.tenant_id = f.tenant_id
+        WHERE r.session_id IN (SELECT sid FROM ids) AND r.start_time >= @since GROUP BY 1, 2
+     ),
+     fb AS (SELECT session_id, json_group_array(json_array(key, n, avg, sq, scored, min, max)) AS feedback FROM fbk GROUP BY session_id),
+     lbl AS (
+       SELECT session_id, json_group_array(json_array(key, label, n)) AS labels FROM (
+         SELECT r.session_id AS session_id, f.key AS key, json_extract(f.value, '$') AS label, COUNT(*) AS n
+           FROM feedback f JOIN runs r ON r.id = f.run_id AND r.tenant_id = f.tenant_id
+          WHERE r.session_id IN (SELECT sid FROM ids) AND r.start_time >= @since AND f.value IS NOT NULL AND json_valid(f.value) AND json_type(f.value) = 'text'
+          GROUP BY 1, 2, 3)
+        GROUP BY session_id
+     )
+     SELECT ids.sid AS sid, roots.run_count, roots.error_rate, roots.last_run_start_time, roots.streaming_rate,
+            lat.p50 AS latency_p50, lat.p99 AS latency_p99, ftk.p50 AS first_token_p50, ftk.p99 AS first_token_p99,
+            ${FIGURES.map((m) => `figs.${m} AS ${m}`).join(', ')}, fb.feedback, lbl.labels
+       FROM ids LEFT JOIN roots ON roots.session_id = ids.sid LEFT JOIN figs ON figs.session_id = ids.sid
+            LEFT JOIN lat ON lat.session_id = ids.sid LEFT JOIN ftk ON ftk.session_id = ids.sid
+            LEFT JOIN fb ON fb.session_id = ids.sid LEFT JOIN lbl ON lbl.session_id = ids.sid`,
+    { ids: JSON.stringify(ids), tenant: tenantId, since: from },
   );
-  for (const r of rows) out.set(r.session_id, r);
-  for (const t of traceTotals(ctx, tenantId, ids)) {
-    const s = out.get(t.session_id) ?? {};
-    Object.assign(s, {
-      total_tokens: t.total_tokens ?? 0, prompt_tokens: t.prompt_tokens ?? 0, completion_tokens: t.completion_tokens ?? 0,
-      total_cost: costText(t.total_cost), prompt_cost: costText(t.prompt_cost), completion_cost: costText(t.completion_cost),
-    });
-    out.set(t.session_id, s);
-  }
-  const lat = ctx.st.all<{ session_id: string; latency: number }>(
-    `SELECT session_id, ROUND((julianday(end_time) - julianday(start_time)) * 86400.0, 3) AS latency
-       FROM runs WHERE session_id IN (${marks}) AND parent_run_id IS NULL AND end_time IS NOT NULL
-       ORDER BY session_id, latency`,
-    ...ids,
-  );
-  const bySession = new Map<string, number[]>();
-  for (const r of lat) {
-    if (!bySession.has(r.session_id)) bySession.set(r.session_id, []);
-    bySession.get(r.session_id)!.push(r.latency);
-  }
-  for (const [sid, arr] of bySession) {
-    const s = out.get(sid) ?? {};
-    const q = (p: number) => arr[Math.min(arr.length - 1, Math.floor(p * arr.length))];
-    s.latency_p50 = q(0.5);
-    s.latency_p99 = q(0.99);
-    out.set(sid, s);
-  }
-  // Feedback of the runs' own workspace on the project's runs.
-  const fb = ctx.st.all<{ session_id: string; key: string; n: number; avg: number | null; sq: number | null; scored: number; min: number | null; max: number | null }>(
-    `SELECT r.session_id AS session_id, f.key AS key, COUNT(*) AS n, AVG(f.score) AS avg, SUM(f.score * f.score) AS sq, COUNT(f.score) AS scored,
-            MIN(f.score) AS min, MAX(f.score) AS max
-       FROM feedback f JOIN runs r ON r.id = f.run_id AND r.tenant_id = f.tenant_id WHERE r.session_id IN (${marks}) GROUP BY r.session_id, f.key`,
-    ...ids,
-  );
-  const labels = ctx.st.all<{ session_id: string; key: string; label: string; n: number }>(
-    `SELECT r.session_id AS session_id, f.key AS key, json_extract(f.value, '$') AS label, COUNT(*) AS n
-       FROM feedback f JOIN runs r ON r.id = f.run_id AND r.tenant_id = f.tenant_id
-      WHERE r.session_id IN (${marks}) AND f.value IS NOT NULL AND json_valid(f.value) AND json_type(f.value) = 'text'
-      GROUP BY r.session_id, f.key, label`,
-    ...ids,
-  );
-  for (const r of fb) {
-    const s = out.get(r.session_id) ?? {};
-    const stdev = r.scored > 1 && r.avg !== null ? Math.sqrt(Math.max(0, (r.sq! - r.scored * r.avg * r.avg) / (r.scored - 1))) : null;
-    s.feedback_stats = {
-      ...(s.feedback_stats ?? {}),
-      [r.key]: { n: r.n, avg: r.avg, stdev, min: r.min, max: r.max, errors: 0, values: {}, contains_thread_feedback: false },
-    };
-    out.set(r.session_id, s);
-  }
-  for (const l of labels) {
-    const k = out.get(l.session_id)?.feedback_stats?.[l.key];
-    if (k) k.values[l.label] = l.n;
+  for (const r of rows) {
+    const s: SessionStats = {};
+    if (r.run_count) {
+      Object.assign(s, {
+        run_count: r.run_count, error_rate: r.error_rate, last_run_start_time: r.last_run_start_time, streaming_rate: r.streaming_rate,
+        latency_p50: r.latency_p50 ?? undefined, latency_p99: r.latency_p99 ?? undefined,
+        first_token_p50: r.first_token_p50, first_token_p99: r.first_token_p99,
+      });
+    }
+    if (r.total_tokens !== undefined && (r.run_count || r.total_tokens !== null || r.total_cost !== null)) {
+      Object.assign(s, {
+        total_tokens: r.total_tokens ?? 0, prompt_tokens: r.prompt_tokens ?? 0, completion_tokens: r.completion_tokens ?? 0,
+        total_cost: costText(r.total_cost), prompt_cost: costText(r.prompt_cost), completion_cost: costText(r.completion_cost),
+      });
+    }
+    if (r.feedback) {
+      s.feedback_stats = {};
+      for (const [key, n, avg, sq, scored, min, max] of JSON.parse(r.feedback) as [string, number, number | null, number | null, number, number | null, number | null][]) {
+        const stdev = scored > 1 && avg !== null ? Math.sqrt(Math.max(0, (sq! - scored * avg * avg) / (scored - 1))) : null;
+        s.feedback_stats[key] = { n, avg, stdev, min, max, errors: 0, values: {}, contains_thread_feedback: false };
+      }
+      for (const [key, label, n] of JSON.parse(r.labels ?? '[]') as [string, string, number][]) {
+        const k = s.feedback_stats[key];
+        if (k) k.values[label] = n;
+      }
+    }
+    out.set(r.sid, s);
   }
   return out;
+}
+
+/** The value a project is sorted by (null: sorted last whichever the direction). */
+export function sortValue(row: SessionRow, s: SessionStats | undefined, by: SessionSort, feedbackKey?: string): string | number | null {
+  switch (by) {
+    case 'name':
+      return row.name;
+    case 'start_time':
+      return row.start_time;
+    case 'last_run_start_time':
+      return s?.last_run_start_time ?? null;
+    case 'latency_p50':
+      return s?.latency_p50 ?? null;
+    case 'latency_p99':
+      return s?.latency_p99 ?? null;
+    case 'error_rate':
+      return s?.error_rate ?? null;
+    case 'runs_count':
+      return s?.run_count ?? 0;
+    case 'feedback':
+      return feedbackKey ? (s?.feedback_stats?.[feedbackKey]?.avg ?? null) : null;
+  }
 }
