@@ -129,6 +129,8 @@ export { parsePromptIdentifier, parsePublicToken, assertUuid, isUuid, uuid4, uui
 export { RETRYABLE_STATUSES, parseRetryAfter, type HttpConfig } from './http';
 export { SEMVER_MAX_LENGTH, MULTIPART_EXAMPLES_MIN_VERSION, parseServerVersion, multipartExamplesSupported } from './context';
 export { DEFAULT_FEEDBACK_TOKEN_EXPIRY } from './resources/feedback';
+export type { ProjectDashboardOptions, ProjectListOptions, ProjectSortBy } from './resources/projects';
+export type { RunStatsOptions } from './resources/runs';
 export { DEFAULT_DATA_TYPE, DATASET_LIST_DEFAULT_LIMIT, DATASET_LIST_DEFAULT_OFFSET } from './resources/datasets';
 export { ANNOTATION_QUEUE_MAX_PAGE, type QueueSettings, type RubricItem } from './resources/annotationQueues';
 export { QUEUE_ITEM_SECTIONS, QUEUE_ITEMS_MAX_PAGE, type QueueItem, type QueueItemSection, type QueueItemStatus } from './resources/queueItems';

@@ -5,7 +5,7 @@ import { LangSmithNotFoundError } from '../errors';
 import { assertUuid, ownId } from '../ids';
 import { MSG } from '../messages';
 import { offsetPaged } from '../paging';
-import { ProjectSchema, type Project } from '../schemas';
+import { ProjectDashboardSchema, ProjectSchema, type Project, type ProjectDashboard, type RunStatsGroupBy } from '../schemas';
 import { compact, iso, projectTarget, seg, type DateLike } from './common';
 
 export interface ProjectCreate {
@@ -46,10 +46,35 @@ export interface ProjectListOptions {
   metadata?: Record<string, unknown>;
   includeStats?: boolean;
   ids?: string[];
+  /** LangSmith's sortable columns (default `start_time`); `feedback` sorts by `sortByFeedbackKey`'s average. */
+  sortBy?: ProjectSortBy;
+  /** Descending (the default) or ascending. */
+  sortByDesc?: boolean;
+  sortByFeedbackKey?: string;
+  /** Stats over the runs that started at or after this time only. */
+  statsStartTime?: DateLike;
   /** Total number of projects to yield. */
   limit?: number;
   offset?: number;
   pageSize?: number;
+  signal?: AbortSignal;
+}
+
+/** LangSmith's SessionSortableColumns. */
+export type ProjectSortBy = 'name' | 'start_time' | 'last_run_start_time' | 'latency_p50' | 'latency_p99' | 'error_rate' | 'feedback' | 'runs_count';
+
+export interface ProjectDashboardOptions {
+  startTime: DateLike;
+  /** Default: now. */
+  endTime?: DateLike;
+  /** The bucket width. */
+  stride: { days?: number; hours?: number; minutes?: number };
+  /** An IANA time zone the buckets are aligned in (default UTC). */
+  timezone?: string;
+  /** Splits every series that has no grouping of its own. */
+  groupBy?: { attribute: 'name' | 'run_type' | 'tag' | 'metadata'; path?: string; maxGroups?: number };
+  /** The charts and series only. */
+  omitData?: boolean;
   signal?: AbortSignal;
 }
 
@@ -169,6 +194,10 @@ export class ProjectsResource {
             metadata: o.metadata,
             include_stats: o.includeStats,
             id: o.ids,
+            sort_by: o.sortBy,
+            sort_by_desc: o.sortByDesc,
+            sort_by_feedback_key: o.sortByFeedbackKey,
+            stats_start_time: iso(o.statsStartTime),
             offset,
             limit,
           },
@@ -178,5 +207,26 @@ export class ProjectsResource {
         }),
       { pageSize: Math.min(o.pageSize ?? 100, 100), offset: o.offset, limit: o.limit },
     );
+  }
+
+  /** POST /sessions/{id}/dashboard: the project's prebuilt charts over a window, in buckets of `stride`. */
+  async dashboard(projectId: string, o: ProjectDashboardOptions): Promise<ProjectDashboard> {
+    const g = o.groupBy;
+    return this.ctx.http.request({
+      method: 'POST',
+      path: `/sessions/${seg(projectId, 'projectId')}/dashboard`,
+      json: compact({
+        start_time: iso(o.startTime),
+        end_time: iso(o.endTime),
+        stride: { days: o.stride.days ?? 0, hours: o.stride.hours ?? 0, minutes: o.stride.minutes ?? 0 },
+        timezone: o.timezone,
+        group_by: g ? compact({ attribute: g.attribute, path: g.path, max_groups: g.maxGroups }) as RunStatsGroupBy : undefined,
+        omit_data: o.omitData,
+      }),
+      action: 'read project dashboard',
+      schema: ProjectDashboardSchema,
+      idempotent: true,
+      signal: o.signal,
+    });
   }
 }

@@ -4,7 +4,9 @@ import { assertUuid, uuid4 } from '../ids';
 import { publicRunUrl } from '../links';
 import { MSG } from '../messages';
 import { cursorPaged } from '../paging';
-import { RunSchema, RunsQueryResponseSchema, RunsQueryV2ResponseSchema, RunV2Schema, toRunFromV2, type Run } from '../schemas';
+import {
+  GroupedRunStatsSchema, RunSchema, RunStatsSchema, RunsQueryResponseSchema, RunsQueryV2ResponseSchema, RunV2Schema, toRunFromV2, type Run, type RunStats,
+} from '../schemas';
 import { compact, iso, seg, type DateLike } from './common';
 import type { ProjectsResource } from './projects';
 
@@ -131,6 +133,13 @@ export interface RunQueryOptions {
   signal?: AbortSignal;
 }
 
+/** What `runs.stats` matches: a run query's filters, without paging, and optionally a grouping. */
+export type RunStatsOptions = Omit<RunQueryOptions, 'select' | 'order' | 'limit' | 'pageSize'> & {
+  /** Text searched in the runs (LangSmith's `query`). */
+  query?: string;
+  groupBy?: { attribute: 'name' | 'run_type' | 'tag' | 'metadata'; path?: string; maxGroups?: number };
+};
+
 export class RunsResource {
   constructor(
     private readonly ctx: ClientContext,
@@ -250,6 +259,43 @@ export class RunsResource {
         return { items: res.runs, next: remaining > 0 ? res.cursors?.next : null };
       }, o.limit);
     })();
+  }
+
+  /**
+   * POST /runs/stats: the figures of the runs a query matches (LangSmith's RunStats); with `groupBy`, of each of
+   * the largest groups (name, run type, tag or a metadata key; `maxGroups`, default 5), keyed by group.
+   */
+  stats(o: RunStatsOptions & { groupBy: NonNullable<RunStatsOptions['groupBy']> }): Promise<Record<string, RunStats>>;
+  stats(o?: RunStatsOptions & { groupBy?: undefined }): Promise<RunStats>;
+  async stats(o: RunStatsOptions = {}): Promise<RunStats | Record<string, RunStats>> {
+    if (o.projectId !== undefined && o.projectName !== undefined) throw new LangSmithValidationError(MSG.projectIdAndName);
+    if (o.projectId !== undefined) assertUuid(o.projectId, 'projectId');
+    for (const p of o.projectIds ?? []) assertUuid(p, 'projectId');
+    for (const r of o.runIds ?? []) assertUuid(r, 'runId');
+    if (o.traceId !== undefined) assertUuid(o.traceId, 'traceId');
+    if (o.parentRunId !== undefined) assertUuid(o.parentRunId, 'parentRunId');
+    const sessions = [...(o.projectIds ?? [])];
+    if (o.projectId) sessions.push(o.projectId);
+    if (o.projectName !== undefined) sessions.push((await this.projects.read({ projectName: o.projectName, signal: o.signal })).id);
+    const g = o.groupBy;
+    const json = compact({
+      session: sessions.length ? sessions : undefined,
+      trace: o.traceId,
+      parent_run: o.parentRunId,
+      id: o.runIds,
+      is_root: o.isRoot,
+      run_type: o.runType,
+      error: o.error,
+      filter: o.filter,
+      trace_filter: o.traceFilter,
+      tree_filter: o.treeFilter,
+      start_time: iso(o.startTime),
+      end_time: iso(o.endTime),
+      query: o.query,
+      group_by: g ? compact({ attribute: g.attribute, path: g.path, max_groups: g.maxGroups }) : undefined,
+    });
+    const common = { method: 'POST' as const, path: '/runs/stats', json, action: 'read run stats', idempotent: true, signal: o.signal };
+    return g ? this.ctx.http.request({ ...common, schema: GroupedRunStatsSchema }) : this.ctx.http.request({ ...common, schema: RunStatsSchema });
   }
 
   /** PUT /runs/{id}/share: the public link of the run. */

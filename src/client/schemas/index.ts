@@ -13,3 +13,4 @@ export * from './threads';
 export * from './prompts';
 export * from './experiments';
 export * from './workspace';
+export * from './monitoring';

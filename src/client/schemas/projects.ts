@@ -22,8 +22,16 @@ export const ProjectWithStatsSchema = ProjectSchema.extend({
   error_rate: num,
   latency_p50: num,
   latency_p99: num,
+  first_token_p50: num,
+  first_token_p99: num,
+  streaming_rate: num,
+  last_run_start_time: str,
   total_tokens: num,
+  prompt_tokens: num,
+  completion_tokens: num,
   total_cost: cost,
+  prompt_cost: cost,
+  completion_cost: cost,
   feedback_stats: z.record(z.string(), z.looseObject({ n: num, avg: num })).nullish(),
 });
 export type ProjectWithStats = z.infer<typeof ProjectWithStatsSchema>;
