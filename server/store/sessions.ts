@@ -172,14 +172,14 @@ export type TraceFigures = Record<(typeof FIGURES)[number], number | null>;
  * The SQL of each trace's tokens and costs (`WITH … SELECT session_id, trace, <figures> FROM t`), for the runs
  * whose `column` is in the bound JSON list. A trace counts once: its root's own figure when the root reports one
  * (tokens above 0, any cost), as LangSmith rolls a trace's figures up into its root; else the sum over its other runs.
- * Costs are the runs' derived columns (db.ts RUN_DERIVED). `since` narrows the runs further (SQL with its own `?`).
+ * Costs are the runs' derived columns (db.ts RUN_DERIVED).
  */
-function traceFiguresSql(column: 'session_id' | 'trace_id', list = '?', tenant = '?', since = ''): string {
+function traceFiguresSql(column: 'session_id' | 'trace_id'): string {
   const perTrace = FIGURES.map((m) => `MAX(CASE WHEN root THEN ${m} END) AS r_${m}, SUM(CASE WHEN NOT root THEN ${m} END) AS k_${m}`).join(',\n ');
   const rolled = FIGURES.map((m) => `CASE WHEN r_${m} ${m.endsWith('cost') ? 'IS NOT NULL' : '> 0'} THEN r_${m} ELSE k_${m} END AS ${m}`).join(', ');
   return `WITH c AS (
        SELECT session_id, coalesce(trace_id, id) AS trace, parent_run_id IS NULL AS root, ${FIGURES.join(', ')}
-         FROM runs WHERE ${column} IN (SELECT value FROM json_each(${list})) AND +tenant_id = ${tenant}${since}
+         FROM runs WHERE ${column} IN (SELECT value FROM json_each(?)) AND +tenant_id = ?
      ), t AS (SELECT session_id, trace, ${rolled} FROM (SELECT session_id, trace, ${perTrace} FROM c GROUP BY session_id, trace))`;
 }
 
@@ -231,10 +231,12 @@ export function sessionStats(ctx: Ctx, tenantId: string, ids: string[], since?: 
   const out = new Map<string, SessionStats>();
   if (!ids.length) return out;
   const from = since ?? '';
-  const perTrace = FIGURES.map((m) => `SUM(${m}) AS ${m}`).join(', ');
+  const rolled = (m: string) => (m.endsWith('cost') ? `rt.${m} IS NOT NULL` : `rt.${m} > 0`);
+  const perTrace = FIGURES.map(
+    (m) => `SUM(CASE WHEN c.parent_run_id IS NULL THEN ${m.endsWith('cost') ? `c.${m}` : `CASE WHEN c.${m} > 0 THEN c.${m} END`} WHEN ${rolled(m)} THEN NULL ELSE c.${m} END) AS ${m}`,
+  ).join(', ');
   const rows = ctx.st.all<{ sid: string; feedback: string | null; labels: string | null } & Omit<SessionStats, keyof TraceFigures> & Partial<TraceFigures>>(
-    `${traceFiguresSql('session_id', '@ids', '@tenant', ' AND start_time >= @since')},
-     ids(sid) AS (SELECT value FROM json_each(@ids)),
+    `WITH ids(sid) AS (SELECT value FROM json_each(@ids)),
      roots AS MATERIALIZED (
        SELECT session_id, COUNT(*) AS run_count, SUM(status = 'error') * 1.0 / COUNT(*) AS error_rate, MAX(start_time) AS last_run_start_time,
               SUM(first_token IS NOT NULL) * 1.0 / COUNT(*) AS streaming_rate, COUNT(latency) AS nl, COUNT(first_token) AS nf
@@ -242,19 +244,26 @@ export function sessionStats(ctx: Ctx, tenantId: string, ids: string[], since?: 
      ),
      ${quantilesSql('lat', 'latency', 'nl')},
      ${quantilesSql('ftk', 'first_token', 'nf')},
-     figs AS (SELECT session_id, ${perTrace} FROM t GROUP BY session_id),
+     -- A trace's figures counted once (see traceFiguresSql): a root's own when it reports one, else its other runs',
+     -- each run joined to its trace's root by id rather than the runs grouped by trace.
+     figs AS (
+       SELECT c.session_id AS session_id, ${perTrace}
+         FROM runs c LEFT JOIN runs rt ON rt.id = c.trace_id AND c.parent_run_id IS NOT NULL AND rt.tenant_id = c.tenant_id
+        WHERE c.session_id IN (SELECT sid FROM ids) AND +c.tenant_id = @tenant AND c.start_time >= @since GROUP BY c.session_id
+     ),
+     -- Feedback from the workspace's feedback (an index by workspace), each joined to its run: fewer rows than the runs.
      fbk AS (
        SELECT r.session_id AS session_id, f.key AS key, COUNT(*) AS n, AVG(f.score) AS avg, SUM(f.score * f.score) AS sq, COUNT(f.score) AS scored,
               MIN(f.score) AS min, MAX(f.score) AS max
-         FROM feedback f JOIN runs r ON r.id = f.run_id AND r.tenant_id = f.tenant_id
-        WHERE r.session_id IN (SELECT sid FROM ids) AND r.start_time >= @since GROUP BY 1, 2
+         FROM feedback f CROSS JOIN runs r ON r.id = f.run_id AND r.tenant_id = f.tenant_id
+        WHERE f.tenant_id = @tenant AND +r.session_id IN (SELECT sid FROM ids) AND r.start_time >= @since GROUP BY 1, 2
      ),
      fb AS (SELECT session_id, json_group_array(json_array(key, n, avg, sq, scored, min, max)) AS feedback FROM fbk GROUP BY session_id),
      lbl AS (
        SELECT session_id, json_group_array(json_array(key, label, n)) AS labels FROM (
          SELECT r.session_id AS session_id, f.key AS key, json_extract(f.value, '$') AS label, COUNT(*) AS n
-           FROM feedback f JOIN runs r ON r.id = f.run_id AND r.tenant_id = f.tenant_id
-          WHERE r.session_id IN (SELECT sid FROM ids) AND r.start_time >= @since AND f.value IS NOT NULL AND json_valid(f.value) AND json_type(f.value) = 'text'
+           FROM feedback f CROSS JOIN runs r ON r.id = f.run_id AND r.tenant_id = f.tenant_id
+          WHERE f.tenant_id = @tenant AND f.value IS NOT NULL AND +r.session_id IN (SELECT sid FROM ids) AND r.start_time >= @since AND json_valid(f.value) AND json_type(f.value) = 'text'
           GROUP BY 1, 2, 3)
         GROUP BY session_id
      )
