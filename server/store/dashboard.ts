@@ -89,10 +89,11 @@ class Grid {
     private readonly buckets: number,
     readonly groupBy: GroupBy | null,
   ) {}
-  add(group: string, bucket: number, row: StatsRow): void {
+  /** Adds a run whose STATS_COLUMNS start at index `o` of `row`. */
+  add(group: string, bucket: number, row: readonly unknown[], o: number): void {
     let accs = this.groups.get(group);
     if (!accs) this.groups.set(group, (accs = new Array<StatsAcc | undefined>(this.buckets)));
-    (accs[bucket] ??= new StatsAcc()).add(row);
+    (accs[bucket] ??= new StatsAcc()).add(row, o);
     this.counts.set(group, (this.counts.get(group) ?? 0) + 1);
   }
   /** The largest groups (by runs in the window; ties by name), or [''] when not grouped. */
@@ -139,23 +140,26 @@ export function projectDashboard(ctx: Ctx, session: { id: string; name: string; 
   const gridList = [...grids].map(([k, grid]) => ({ population: k.slice(0, k.indexOf('|')) as Population, grid }));
 
   if (!req.omitData) {
+    // Read row by row (no array of a hundred thousand rows kept), in time order so buckets only move forward.
     const rows = ctx.st
       .get(
         `SELECT parent_run_id IS NULL AS root, run_type, name, ${sectionGroup ? sectionGroup.expr : 'NULL'} AS g, ${STATS_COLUMNS}
            FROM runs WHERE session_id = ? AND start_time >= ? AND start_time < ? ORDER BY start_time`,
       )
       .raw(true)
-      .all(session.id, from, to) as [number, string | null, string | null, string | null, ...StatsRow][];
+      .iterate(session.id, from, to) as IterableIterator<[number, string | null, string | null, string | null, ...StatsRow]>;
     const bucketOf = bucketCursor(stamps);
     for (const r of rows) {
-      const stats = r.slice(4) as StatsRow;
-      const b = bucketOf(stats[0]!);
+      const b = bucketOf(r[4]!);
       let sectionGroups: string[] | null = null;
       for (const { population, grid } of gridList) {
         if (!inPopulation(population, r[0], r[1])) continue;
-        if (!grid.groupBy) grid.add('', b, stats);
-        else if (grid.groupBy === req.groupBy) for (const g of (sectionGroups ??= groupsOf(r[3], sectionGroup!.list))) grid.add(g, b, stats);
-        else for (const g of grid.groupBy.attribute === 'name' ? (r[2] === null ? [] : [r[2]]) : r[1] === null ? [] : [r[1]]) grid.add(g, b, stats);
+        if (!grid.groupBy) grid.add('', b, r, 4);
+        else if (grid.groupBy === req.groupBy) for (const g of (sectionGroups ??= groupsOf(r[3], sectionGroup!.list))) grid.add(g, b, r, 4);
+        else {
+          const g = grid.groupBy.attribute === 'name' ? r[2] : r[1];
+          if (g !== null) grid.add(g, b, r, 4);
+        }
       }
     }
   }

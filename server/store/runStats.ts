@@ -88,33 +88,43 @@ export class StatsAcc {
   completionCounts: number[] = [];
   costs: number[] = [];
 
-  add(r: StatsRow): void {
+  /** Adds a run read with STATS_COLUMNS, found in `r` from index `o` on (rows read with more columns before them). */
+  add(r: readonly unknown[], o = 0): void {
+    const start = r[o] as string | null;
+    const latency = r[o + 2] as number | null;
+    const firstToken = r[o + 3] as number | null;
+    const tokens = r[o + 4] as number | null;
+    const promptTokens = r[o + 5] as number | null;
+    const completionTokens = r[o + 6] as number | null;
+    const cost = r[o + 7] as number | null;
+    const promptCost = r[o + 8] as number | null;
+    const completionCost = r[o + 9] as number | null;
     this.n++;
-    if (r[1] === 'error') this.errors++;
-    if (r[0] !== null && (this.last === null || r[0] > this.last)) this.last = r[0];
-    if (r[2] !== null) this.latencies.push(r[2]);
-    if (r[3] !== null) {
+    if (r[o + 1] === 'error') this.errors++;
+    if (start !== null && (this.last === null || start > this.last)) this.last = start;
+    if (latency !== null) this.latencies.push(latency);
+    if (firstToken !== null) {
       this.streamed++;
-      this.firstTokens.push(r[3]);
+      this.firstTokens.push(firstToken);
     }
-    if (r[4] !== null) {
-      this.tokens += r[4];
-      this.tokenCounts.push(r[4]);
+    if (tokens !== null) {
+      this.tokens += tokens;
+      this.tokenCounts.push(tokens);
     }
-    if (r[5] !== null) {
-      this.promptTokens += r[5];
-      this.promptCounts.push(r[5]);
+    if (promptTokens !== null) {
+      this.promptTokens += promptTokens;
+      this.promptCounts.push(promptTokens);
     }
-    if (r[6] !== null) {
-      this.completionTokens += r[6];
-      this.completionCounts.push(r[6]);
+    if (completionTokens !== null) {
+      this.completionTokens += completionTokens;
+      this.completionCounts.push(completionTokens);
     }
-    if (r[7] !== null) {
-      this.cost = (this.cost ?? 0) + r[7];
-      this.costs.push(r[7]);
+    if (cost !== null) {
+      this.cost = (this.cost ?? 0) + cost;
+      this.costs.push(cost);
     }
-    if (r[8] !== null) this.promptCost = (this.promptCost ?? 0) + r[8];
-    if (r[9] !== null) this.completionCost = (this.completionCost ?? 0) + r[9];
+    if (promptCost !== null) this.promptCost = (this.promptCost ?? 0) + promptCost;
+    if (completionCost !== null) this.completionCost = (this.completionCost ?? 0) + completionCost;
   }
 
   /** One metric of the dashboard's (CustomChartMetric), or undefined for one this accumulator does not hold. */
@@ -325,11 +335,10 @@ export function groupedRunStats(ctx: Ctx, scope: RunScope, q: StatsQuery, groupB
   const accs = new Map<string, StatsAcc>();
   const rows = ctx.st.get(`SELECT ${group.expr} AS g, ${STATS_COLUMNS} FROM runs WHERE ${where.sql}`).raw(true).all(...where.params) as [string | null, ...StatsRow][];
   for (const r of rows) {
-    const row = r.slice(1) as StatsRow;
     for (const g of groupsOf(r[0], group.list)) {
       let acc = accs.get(g);
       if (!acc) accs.set(g, (acc = new StatsAcc()));
-      acc.add(row);
+      acc.add(r, 1);
     }
   }
   const wanted = only?.length ? new Set(only) : null;
