@@ -378,6 +378,12 @@ describe('tenant isolation: the other workspace tries our ids on every route', f
         { body: json({ reference_example: [a.example] }), status: 'ok' },
         { body: json({ filter: `eq(id, "${a.run}")` }), status: 'ok' },
       ],
+      'POST /runs/stats': [
+        { body: json({ session: [a.project] }), status: 'ok' },
+        { body: json({ id: [a.run, a.child], group_by: { attribute: 'name' } }), status: 'ok' },
+        { body: json({ trace: a.run, group_by: { attribute: 'metadata', path: 'secret' } }), status: 'ok' },
+        { body: json({ filter: `eq(id, "${a.run}")`, group_by: { attribute: 'tag' } }), status: 'ok' },
+      ],
       'POST v2:/runs/query': [
         { body: json({ project_ids: [a.project] }), status: 'ok' },
         { body: json({ ids: [a.run] }), status: 'ok' },
