@@ -19,8 +19,13 @@ import type { CommandRegistrar } from './registerCommand';
 import { ask, choose, confirm, withProgress } from './ui';
 
 /** The run a feedback command acts on: a run in a project or in an annotation queue. */
-function runOf(node: unknown, notARun: string): Run {
+/** The run a command is given: a tree row, or `{ runId, projectId? }` from a panel (read here). */
+async function runOf(clients: ClientService, node: unknown, notARun: string): Promise<Run> {
   if (node instanceof RunNode || node instanceof QueueRunNode) return node.run;
+  const { runId, projectId } = (typeof node === 'object' && node !== null ? node : {}) as { runId?: unknown; projectId?: unknown };
+  if (typeof runId === 'string' && /^[0-9a-f-]{36}$/i.test(runId)) {
+    return clients.call((c) => c.runs.read(runId, typeof projectId === 'string' && /^[0-9a-f-]{36}$/i.test(projectId) ? { projectId } : {}));
+  }
   throw new Error(notARun);
 }
 
@@ -30,7 +35,7 @@ function runLabel(run: Run): string {
 
 export function registerFeedbackCommands(register: CommandRegistrar, clients: ClientService): void {
   register(Commands.addFeedback, async (node) => {
-    const run = runOf(node, vscode.l10n.t('Select a run to give feedback on.'));
+    const run = await runOf(clients, node, vscode.l10n.t('Select a run to give feedback on.'));
     const title = vscode.l10n.t('Feedback on “{0}”', runLabel(run));
     const key = await ask({ title, prompt: vscode.l10n.t('Feedback key, e.g. correctness or user_score'), validateInput: validateFeedbackKey });
     const score = parseFeedbackScore(
@@ -48,7 +53,7 @@ export function registerFeedbackCommands(register: CommandRegistrar, clients: Cl
   });
 
   register(Commands.showFeedback, async (node) => {
-    const run = runOf(node, vscode.l10n.t('Select a run to show the feedback of.'));
+    const run = await runOf(clients, node, vscode.l10n.t('Select a run to show the feedback of.'));
     const all = await withProgress(vscode.l10n.t('Loading the feedback of {0}', runLabel(run)), (signal) =>
       clients.call(async (c) => {
         const list: Feedback[] = [];
@@ -79,7 +84,7 @@ export function registerFeedbackCommands(register: CommandRegistrar, clients: Cl
   });
 
   register(Commands.copyFeedbackLink, async (node) => {
-    const run = runOf(node, vscode.l10n.t('Select a run to create a feedback link for.'));
+    const run = await runOf(clients, node, vscode.l10n.t('Select a run to create a feedback link for.'));
     const title = vscode.l10n.t('Feedback link for “{0}”', runLabel(run));
     const key = await ask({ title, prompt: vscode.l10n.t('Feedback key the link collects, e.g. user_score'), validateInput: validateFeedbackKey });
     const hours = Number(await ask({ title, prompt: vscode.l10n.t('Hours the link stays valid (1–720)'), value: '3', validateInput: validateExpiryHours }));

@@ -10,7 +10,8 @@ import { QueueRunNode } from '../views/queuesView';
 import { Panels } from '../webviews/descriptors';
 import type { PanelFrame } from '../webviews/panels';
 import type { CommandRegistrar } from './registerCommand';
-import { ask, choose, withProgress } from './ui';
+import { ask, choose, confirm, withProgress } from './ui';
+import { setDraft } from '../views/documents';
 import type { ChangePublisher } from '../protocol/changes';
 import { lazy } from '../common/lazy';
 
@@ -22,6 +23,14 @@ interface RunArg {
   traceId?: string;
   projectId?: string;
   projectName?: string;
+}
+
+/** Several runs passed by a panel: `{ runIds, projectId? }`. */
+function runIdsArg(arg: unknown): { runIds: string[]; projectId?: string } | undefined {
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const { runIds, projectId } = arg as Record<string, unknown>;
+  if (!Array.isArray(runIds) || runIds.length === 0 || runIds.length > 500 || !runIds.every((id) => typeof id === 'string' && UUID.test(id))) return undefined;
+  return { runIds: runIds as string[], ...(typeof projectId === 'string' && UUID.test(projectId) ? { projectId } : {}) };
 }
 
 function runArg(arg: unknown): RunArg | undefined {
@@ -104,10 +113,12 @@ export function registerTraceCommands(register: CommandRegistrar, clients: Clien
   });
 
   register(Commands.addRunToDataset, async (arg) => {
+    const many = runIdsArg(arg);
+    if (many) return addRunsToDataset(many.runIds, many.projectId);
     const ref = runArg(arg);
     if (!ref) throw new Error(vscode.l10n.t('Select a run to add to a dataset.'));
     const run = await clients.call((c) => c.runs.read(ref.runId, { projectId: ref.projectId }));
-    const dataset = await pickDataset(clients, run);
+    const dataset = await pickDataset(clients, vscode.l10n.t('Add “{0}” to a dataset', run.name ?? run.id));
     const example = await withProgress(vscode.l10n.t('Adding the run to {0}', dataset.name), (signal) =>
       clients.call((c) =>
         c.examples.createOne({ datasetId: dataset.id, inputs: plainRecord(run.inputs), outputs: plainRecord(run.outputs), sourceRunId: run.id, signal }),
@@ -118,6 +129,34 @@ export function registerTraceCommands(register: CommandRegistrar, clients: Clien
     const answer = await vscode.window.showInformationMessage(vscode.l10n.t('Added “{0}” to the dataset “{1}” as an example.', run.name ?? run.id, dataset.name), edit);
     if (answer === edit) await vscode.commands.executeCommand(Commands.editExample, { datasetId: dataset.id, exampleId: example.id });
   });
+
+  /** Several runs (the runs panel's selection): the examples to be made shown first, then added in one write. */
+  async function addRunsToDataset(runIds: string[], projectId: string | undefined): Promise<void> {
+    const runs = await withProgress(vscode.l10n.t('Reading {0} runs', runIds.length), (signal) =>
+      clients.call(async (c) => {
+        const out: Run[] = [];
+        for await (const r of c.runs.query({ runIds, ...(projectId ? { projectId } : {}), select: ['id', 'name', 'inputs', 'outputs'], signal })) out.push(r);
+        return out;
+      }),
+    );
+    if (!runs.length) throw new Error(vscode.l10n.t('None of the selected runs could be read; they may have been deleted.'));
+    const dataset = await pickDataset(clients, vscode.l10n.t('Add {0} runs to a dataset', runs.length));
+    const examples = runs.map((r) => ({ inputs: plainRecord(r.inputs), outputs: plainRecord(r.outputs), sourceRunId: r.id }));
+    const preview = setDraft(
+      `add-to-dataset/${dataset.id}`,
+      `examples-for-${dataset.name}.json`,
+      `${JSON.stringify(examples.map((e) => ({ inputs: e.inputs, outputs: e.outputs, source_run_id: e.sourceRunId })), null, 2)}\n`,
+    );
+    await vscode.window.showTextDocument(preview, { preview: true, preserveFocus: true });
+    await confirm(
+      vscode.l10n.t('Add {0} examples to “{1}”?', examples.length, dataset.name),
+      vscode.l10n.t('The examples to be made are open beside: each run’s inputs and outputs, linked to the run.'),
+      vscode.l10n.t('Add'),
+    );
+    await withProgress(vscode.l10n.t('Adding {0} examples to {1}', examples.length, dataset.name), (signal) => clients.call((c) => c.examples.create({ datasetId: dataset.id, examples, signal })));
+    changes.publish({ kind: 'dataset', datasetId: dataset.id });
+    void vscode.window.showInformationMessage(vscode.l10n.t('Added {0} examples to the dataset “{1}”.', examples.length, dataset.name));
+  }
 
   register(Commands.openRunInPlayground, async (arg) => {
     const ref = runArg(arg);
@@ -156,7 +195,7 @@ function plainRecord(v: unknown): Record<string, unknown> {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : v === undefined || v === null ? {} : { value: v };
 }
 
-async function pickDataset(clients: ClientService, run: Run): Promise<Dataset> {
+async function pickDataset(clients: ClientService, title: string): Promise<Dataset> {
   type Item = vscode.QuickPickItem & { dataset: Dataset };
   const items = clients.call(async (c) => {
     const list: Item[] = [];
@@ -166,6 +205,6 @@ async function pickDataset(clients: ClientService, run: Run): Promise<Dataset> {
     if (!list.length) throw new Error(vscode.l10n.t('There is no dataset yet: create one in the Datasets view first.'));
     return list;
   });
-  const picked = await choose(items, { title: vscode.l10n.t('Add “{0}” to a dataset', run.name ?? run.id), placeholder: vscode.l10n.t('Choose a dataset') });
+  const picked = await choose(items, { title, placeholder: vscode.l10n.t('Choose a dataset') });
   return picked.dataset;
 }
