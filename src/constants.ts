@@ -23,6 +23,7 @@ export const Commands = {
   searchPublicPrompts: 'langsmith.searchPublicPrompts',
   // Items
   openRun: 'langsmith.openRun',
+  openRuns: 'langsmith.openRuns',
   openTrace: 'langsmith.openTrace',
   openTraceById: 'langsmith.openTraceById',
   openSharedTrace: 'langsmith.openSharedTrace',

@@ -61,6 +61,7 @@ export async function setUpWorkbench(context: vscode.ExtensionContext, { log, cr
   const { registerViewCommands } = await import('./commands/viewCommands');
   const { registerPanelCommands } = await import('./commands/panelCommands');
   const { registerReviewCommands } = await import('./commands/reviewCommands');
+  const { registerRunsCommands } = await import('./commands/runsCommands');
   const { registerTraceCommands } = await import('./commands/traceCommands');
   const { registerPlaygroundCommands } = await import('./commands/playgroundCommands');
   const { registerPromptFileCommands } = await import('./commands/promptFileCommands');
@@ -131,6 +132,7 @@ export async function setUpWorkbench(context: vscode.ExtensionContext, { log, cr
   registerPlaygroundCommands(register, clients, views, panels, context.secrets);
   registerTraceCommands(register, clients, changes, panels);
   registerReviewCommands(register, clients, panels);
+  registerRunsCommands(register, clients, panels);
   context.subscriptions.push(watchPromptFiles(), watchEvaluatorsFiles(clients));
   // Agents: the tools in agent mode, and the MCP server for any MCP client in the editor (where VS Code has them).
   const agent = {

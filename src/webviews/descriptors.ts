@@ -17,5 +17,6 @@ export const Panels = {
   review: definePanel({ app: 'review', instances: 'perKey', load: () => apps().then((m) => m.reviewApp) }),
   playground: definePanel({ app: 'playground', instances: 'perKey', load: () => apps().then((m) => m.playgroundApp) }),
   compare: definePanel({ app: 'compare', instances: 'perKey', load: () => apps().then((m) => m.compareApp) }),
+  runs: definePanel({ app: 'runs', instances: 'perKey', load: () => apps().then((m) => m.runsApp) }),
   queueSettings: definePanel({ app: 'queueSettings', instances: 'perKey', load: () => apps().then((m) => m.queueSettingsApp) }),
 };

@@ -10,3 +10,4 @@ export { reviewApp } from './review/reviewPanel';
 export { playgroundApp } from './playground/playgroundPanel';
 export { compareApp } from './compare/comparePanel';
 export { queueSettingsApp } from './queueSettings/queueSettingsPanel';
+export { runsApp } from './runs/runsPanel';
