@@ -70,6 +70,8 @@ export class ProjectNode extends PagedParentNode<Run> {
       [experiment ? vscode.l10n.t('experiment') : undefined, typeof p.run_count === 'number' ? vscode.l10n.t('{0} runs', p.run_count) : undefined].filter(Boolean).join(' · ') || undefined;
     item.tooltip = markdownLines([`**${escapeMarkdown(p.name ?? '')}**`, p.description ? escapeMarkdown(String(p.description)) : undefined, vscode.l10n.t('id {0}', `\`${p.id}\``)]);
     item.contextValue = experiment ? 'project.experiment' : 'project';
+    // A click opens the runs table; the twistie (or →) still unfolds the runs here.
+    item.command = { command: Commands.openRuns, title: vscode.l10n.t('Open Runs'), arguments: [this] };
     return item;
   }
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { LocalServer } from '../harness/localServer';
-import { contextMenu, eventually, openLangSmithContainer, runCommand, screenshot, setViewOpen, sidebar, treeRow, withWorkbench, type Workbench } from './workbench';
+import { contextMenu, eventually, expandRow, openLangSmithContainer, runCommand, screenshot, setViewOpen, sidebar, treeRow, withWorkbench, type Workbench } from './workbench';
 
 describe('the first five minutes', function () {
   let wb: Workbench;
@@ -44,7 +44,7 @@ describe('the first five minutes', function () {
     assert.ok(Math.abs(width - 300) <= 12, `sidebar is ${width} px`);
     // The Projects view alone, so that the runs below a project further down the list are in view.
     for (const view of ['Datasets', 'Prompts', 'Annotation Queues']) await setViewOpen(page, view, false);
-    await row(page, /demo-support-chatbot/).click();
+    await expandRow(row(page, /demo-support-chatbot/));
     const runs = sidebar(page).getByRole('treeitem', { name: /SupportPipeline/ });
     await runs.nth(2).waitFor({ timeout: 30_000 });
     // What is visible of each row (the description cut at the sidebar's edge) differs between neighbours.

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { getJson } from '../harness/http';
 import type { LocalServer } from '../harness/localServer';
-import { contextMenu, eventually, openLangSmithContainer, screenshot, sidebar, treeRow, withWorkbench, type Workbench } from './workbench';
+import { contextMenu, eventually, expandRow, openLangSmithContainer, screenshot, sidebar, treeRow, withWorkbench, type Workbench } from './workbench';
 
 
 describe('user flows', function () {
@@ -48,7 +48,7 @@ describe('user flows', function () {
     const queue = queues.find((q) => q.name === 'demo-review')!;
     const before = (await api<{ size: number }>(`/annotation-queues/${queue.id}/total_size`)).size;
 
-    await row(page, /demo-support-chatbot/).click();
+    await expandRow(row(page, /demo-support-chatbot/));
     const runs = sidebar(page).getByRole('treeitem', { name: /SupportPipeline/ });
     await runs.nth(1).waitFor();
     // Both runs must be selected when the menu opens, or the command acts on the right-clicked one alone.

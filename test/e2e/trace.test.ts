@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
 import { getJson, okJson } from '../harness/http';
 import type { LocalServer } from '../harness/localServer';
-import { eventually, openLangSmithContainer, screenshot, setTheme, sidebar, treeRow, webviewFrame, withWorkbench, type Workbench } from './workbench';
+import { eventually, expandRow, openLangSmithContainer, screenshot, setTheme, sidebar, treeRow, webviewFrame, withWorkbench, type Workbench } from './workbench';
 
 interface RunJson {
   id: string;
@@ -32,7 +32,7 @@ describe('trace viewer in the workbench', function () {
     const { page } = wb;
     await openLangSmithContainer(page);
     await setTheme(page, 'dark');
-    await treeRow(page, /^demo-assistant/).click();
+    await expandRow(treeRow(page, /^demo-assistant/));
     const agent = sidebar(page).getByRole('treeitem', { name: /^TravelAgent/ }).first();
     await agent.waitFor({ timeout: 30_000 });
     await agent.click();

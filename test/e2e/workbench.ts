@@ -243,6 +243,13 @@ export function treeRow(page: Page, name: string | RegExp): Locator {
 }
 
 /** Opens a workspace file by name with Quick Open, waiting until the palette knows the file. */
+/** Unfolds a tree row by its twistie (a click on a row with its own action, such as a project, opens that instead). */
+export async function expandRow(row: Locator): Promise<void> {
+  if ((await row.getAttribute('aria-expanded')) === 'true') return;
+  await row.locator('.monaco-tl-twistie').click();
+  await eventually(async () => (await row.getAttribute('aria-expanded')) === 'true' || null);
+}
+
 export async function openFile(page: Page, name: string): Promise<void> {
   await eventually(async () => {
     await page.keyboard.press('Control+P');
