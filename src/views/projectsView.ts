@@ -38,11 +38,38 @@ export class ProjectsRoot extends PagedParentNode<Project> {
 
   protected async openList(): Promise<AsyncIterator<Project>> {
     const client = await this.view.clients.client();
-    return client.projects.list({ nameContains: this.filters.nameContains || undefined, pageSize: PAGE });
+    // Each page with its figures (one request), and the names of the datasets its experiments ran on (one more).
+    const projects = client.projects.list({ nameContains: this.filters.nameContains || undefined, pageSize: PAGE, includeStats: true });
+    const datasetNames = this.datasetNames;
+    return (async function* () {
+      let page: Project[] = [];
+      const flush = async () => {
+        const missing = [...new Set(page.map((p) => p.reference_dataset_id).filter((id): id is string => typeof id === 'string' && !datasetNames.has(id)))];
+        if (missing.length) {
+          try {
+            for await (const d of client.datasets.list({ ids: missing, limit: missing.length })) datasetNames.set(d.id, d.name);
+          } catch {
+            // Names are a nicety: the rows show without them.
+          }
+        }
+        const out = page;
+        page = [];
+        return out;
+      };
+      for await (const p of projects) {
+        page.push(p);
+        if (page.length >= PAGE) yield* await flush();
+      }
+      yield* await flush();
+    })();
   }
 
+  /** Dataset names by id, for experiment rows (kept while the view lives). */
+  private readonly datasetNames = new Map<string, string>();
+
   protected itemNode(project: Project): TreeNode {
-    return new ProjectNode(project, this.childParent, this.view, this.filters);
+    const dataset = project.reference_dataset_id ? this.datasetNames.get(project.reference_dataset_id) : undefined;
+    return new ProjectNode(project, this.childParent, this.view, this.filters, dataset);
   }
 
   protected override emptyLabel(): string {
@@ -56,19 +83,39 @@ export class ProjectNode extends PagedParentNode<Run> {
     parent: TreeNode | undefined,
     view: ViewContext,
     private readonly filters: ProjectFilters,
+    /** The dataset an experiment ran on, when its name is known. */
+    private readonly datasetName?: string,
   ) {
     super(`project/${project.id}`, parent, PAGE, view);
   }
 
   treeItem(): vscode.TreeItem {
     const p = this.project;
-    const item = new vscode.TreeItem(p.name ?? p.id, vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = this.id;
     const experiment = !!p.reference_dataset_id;
+    const name = p.name ?? p.id;
+    const item = new vscode.TreeItem(experiment ? experimentLabel(name) : name, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(experiment ? 'beaker' : 'project');
+    const stats = projectStats(p);
     item.description =
-      [experiment ? vscode.l10n.t('experiment') : undefined, typeof p.run_count === 'number' ? vscode.l10n.t('{0} runs', p.run_count) : undefined].filter(Boolean).join(' · ') || undefined;
-    item.tooltip = markdownLines([`**${escapeMarkdown(p.name ?? '')}**`, p.description ? escapeMarkdown(String(p.description)) : undefined, vscode.l10n.t('id {0}', `\`${p.id}\``)]);
+      [
+        experiment ? (this.datasetName ? vscode.l10n.t('on {0}', this.datasetName) : vscode.l10n.t('experiment')) : undefined,
+        stats.runs !== undefined ? vscode.l10n.t('{0} runs', formatCount(stats.runs)) : undefined,
+        stats.errorRate ? vscode.l10n.t('{0}% errors', percent(stats.errorRate)) : undefined,
+        stats.p50 !== undefined ? vscode.l10n.t('p50 {0}', formatLatency(0, stats.p50 * 1000) ?? '') : undefined,
+        stats.last ? formatAgo(stats.last) : undefined,
+      ]
+        .filter(Boolean)
+        .join(' · ') || undefined;
+    item.tooltip = markdownLines([
+      `**${escapeMarkdown(name)}**`,
+      experiment && this.datasetName ? vscode.l10n.t('Experiment on the dataset {0}', escapeMarkdown(this.datasetName)) : undefined,
+      p.description ? escapeMarkdown(String(p.description)) : undefined,
+      stats.runs !== undefined ? vscode.l10n.t('{0} runs, {1}% errors', stats.runs.toLocaleString('en-US'), percent(stats.errorRate ?? 0)) : undefined,
+      stats.p50 !== undefined ? vscode.l10n.t('Latency p50 {0}, p99 {1}', formatLatency(0, stats.p50 * 1000) ?? '', formatLatency(0, (stats.p99 ?? stats.p50) * 1000) ?? '') : undefined,
+      stats.last ? vscode.l10n.t('Last run {0}', formatWhen(stats.last) ?? '') : undefined,
+      vscode.l10n.t('id {0}', `\`${p.id}\``),
+    ]);
     item.contextValue = experiment ? 'project.experiment' : 'project';
     // A click opens the runs table; the twistie (or →) still unfolds the runs here.
     item.command = { command: Commands.openRuns, title: vscode.l10n.t('Open Runs'), arguments: [this] };
@@ -95,6 +142,37 @@ export class ProjectNode extends PagedParentNode<Run> {
   protected override emptyLabel(): string {
     return this.filters.errorsOnly ? vscode.l10n.t('No failed runs') : vscode.l10n.t('No runs yet');
   }
+}
+
+/** A project's figures from a listing with stats (any of them may be missing). */
+function projectStats(p: Project): { runs?: number; errorRate?: number; p50?: number; p99?: number; last?: string } {
+  const r = p as Record<string, unknown>;
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
+  return {
+    runs: num(r['run_count']),
+    errorRate: num(r['error_rate']),
+    p50: num(r['latency_p50']),
+    p99: num(r['latency_p99']),
+    last: typeof r['last_run_start_time'] === 'string' ? r['last_run_start_time'] : undefined,
+  };
+}
+
+/** A share as a whole percent, or one decimal under 10 %. */
+function percent(rate: number): string {
+  const p = rate * 100;
+  return p > 0 && p < 10 ? p.toFixed(1) : String(Math.round(p));
+}
+
+/**
+ * An experiment's row label: names made by Run Prompt over Dataset end in the time they ran
+ * (`support-answer-20261129-093012`), so siblings differ only at the end, past the sidebar's width. The time comes
+ * first (`11-29 09:30:12 · support-answer`); other names are kept.
+ */
+export function experimentLabel(name: string): string {
+  const m = /^(.+)-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})(-\d+)?$/.exec(name);
+  if (!m) return name;
+  const [, prefix, , month, day, h, min, sec, again] = m;
+  return `${month}-${day} ${h}:${min}:${sec}${again ?? ''} · ${prefix}`;
 }
 
 export class RunNode extends PagedParentNode<Run> {

@@ -87,6 +87,8 @@ describe('runs panel', function () {
     assert.ok(row, 'the project is in the tree');
     const item = row.treeItem();
     assert.equal(item.command?.command, 'langsmith.openRuns', 'a click on a project opens its runs');
+    // The row's figures come with the listing: runs, error rate, p50 latency, last activity.
+    assert.match(String(item.description), /^\d+ runs · 10% errors · p50 \d+ ms · \d+[mh]$/, String(item.description));
     await vscode.commands.executeCommand(item.command!.command, ...(item.command!.arguments ?? []));
     const ready = await hostOk<{ state: RunsState }>(panel(), 'runs/ready', {});
     assert.equal(ready.state.kind, 'ready');
@@ -141,6 +143,29 @@ describe('runs panel', function () {
     const since = T0 + (COUNT - 4) * 20_000;
     const answer = await hostOk<{ count: number; more: boolean }>(panel(), 'runs/countNewer', { query: EMPTY_QUERY, since });
     assert.deepEqual(answer, { count: 3, more: false });
+  });
+
+  it('labels experiments by when they ran, their dataset beside', async () => {
+    const { experimentLabel } = await import('../../../src/views/projectsView');
+    assert.equal(experimentLabel('support-answer-20261129-093012'), '11-29 09:30:12 · support-answer');
+    assert.equal(experimentLabel('support-answer-20261129-093012-2'), '11-29 09:30:12-2 · support-answer');
+    assert.equal(experimentLabel('my own name'), 'my own name');
+    const dataset = await client.datasets.create({ name: `ext-runs-exp-${tag}` });
+    cleanup.push(() => client.datasets.delete({ datasetId: dataset.id }));
+    const experiment = await client.projects.create({ name: `support-answer-${tag}-20261129-093012`, referenceDatasetId: dataset.id });
+    cleanup.push(() => client.projects.delete({ projectId: experiment.id }));
+    workbench.views.projects.refresh();
+    let row: AnyNode | undefined;
+    for (let i = 0; i < 20 && !row; i++) {
+      const nodes = (await workbench.views.projects.provider.getChildren(undefined)) as AnyNode[];
+      row = nodes.find((n) => n.project?.id === experiment.id);
+      const more = nodes.find((n) => n.treeItem().command?.command === 'langsmith.loadMore');
+      if (!row && more) await vscode.commands.executeCommand('langsmith.loadMore', more);
+      else if (!row) break;
+    }
+    assert.ok(row, 'the experiment is in the tree');
+    assert.equal(row.treeItem().label, `11-29 09:30:12 · support-answer-${tag}`);
+    assert.match(String(row.treeItem().description), new RegExp(`^on ext-runs-exp-${tag}`));
   });
 
   it('keeps the layout and named filters per project', async () => {
