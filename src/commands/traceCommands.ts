@@ -23,6 +23,10 @@ interface RunArg {
   traceId?: string;
   projectId?: string;
   projectName?: string;
+  /** A single click in a list: the trace opens beside as a preview, and the keyboard stays in the list. */
+  preview?: boolean;
+  /** Open beside the active editor (a list's double click: pinned, focused). */
+  beside?: boolean;
 }
 
 /** Several runs passed by a panel: `{ runIds, projectId? }`. */
@@ -39,13 +43,15 @@ function runArg(arg: unknown): RunArg | undefined {
     return { runId: r.id, traceId: r.trace_id ?? undefined, projectId: r.session_id ?? undefined };
   }
   if (typeof arg !== 'object' || arg === null) return undefined;
-  const { runId, traceId, projectId, projectName } = arg as Record<string, unknown>;
+  const { runId, traceId, projectId, projectName, preview, beside } = arg as Record<string, unknown>;
   if (typeof runId !== 'string' || !UUID.test(runId)) return undefined;
   return {
     runId,
     traceId: typeof traceId === 'string' && UUID.test(traceId) ? traceId : undefined,
     projectId: typeof projectId === 'string' && UUID.test(projectId) ? projectId : undefined,
     projectName: typeof projectName === 'string' ? projectName : undefined,
+    preview: preview === true,
+    beside: beside === true || preview === true,
   };
 }
 
@@ -60,7 +66,8 @@ export function registerTraceCommands(register: CommandRegistrar, clients: Clien
       projectId ??= run.session_id ?? undefined;
     }
     const key: TraceKey = { kind: 'trace', traceId, ...(projectId ? { projectId } : {}), ...(ref.runId !== traceId ? { runId: ref.runId } : {}) };
-    const host = await panels.show(Panels.trace, key);
+    const column = ref.beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+    const host = await panels.show(Panels.trace, key, column, { preview: ref.preview, preserveFocus: ref.preview });
     // Already open on the same trace: show the clicked run.
     const { SelectRun } = await import('../protocol/trace');
     await host.notify(SelectRun, { runId: ref.runId });

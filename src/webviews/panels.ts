@@ -143,17 +143,41 @@ export class PanelFrame implements vscode.Disposable {
     this.disposables.push(services.onDidChangeConnection(() => void this.pushConnection()));
   }
 
-  /** Reveals the panel showing `key`, or opens one. */
-  async show<K>(descriptor: PanelDescriptor<K>, key: K, column: vscode.ViewColumn = vscode.ViewColumn.Active): Promise<WebviewHost> {
+  /**
+   * Reveals the panel showing `key`, or opens one. A preview (VS Code's preview-tab convention: a single click)
+   * takes the place of the app's previous preview unless that one was pinned; showing a key again without
+   * `preview` pins its panel (a double click). `preserveFocus` leaves the keyboard where it was.
+   */
+  async show<K>(descriptor: PanelDescriptor<K>, key: K, column: vscode.ViewColumn = vscode.ViewColumn.Active, options: { preview?: boolean; preserveFocus?: boolean } = {}): Promise<WebviewHost> {
     const [app, Host] = await Promise.all([descriptor.load(), loadWebviewHost()]);
     const id = this.instanceId(descriptor, app, key);
     const existing = this.open.get(id);
     if (existing) {
-      existing.host.panel.reveal();
+      if (!options.preview && this.previews.get(descriptor.app) === id) this.previews.delete(descriptor.app);
+      existing.host.panel.reveal(undefined, options.preserveFocus);
       return existing.host;
     }
-    const panel = vscode.window.createWebviewPanel(descriptor.viewType, app.title(key), column);
-    return this.attach(Host, descriptor, app, panel, key);
+    let viewColumn = column;
+    if (options.preview) {
+      const previous = this.open.get(this.previews.get(descriptor.app) ?? '');
+      if (previous) {
+        viewColumn = previous.host.panel.viewColumn ?? column;
+        previous.host.dispose();
+      }
+    }
+    const panel = vscode.window.createWebviewPanel(descriptor.viewType, app.title(key), { viewColumn, preserveFocus: options.preserveFocus });
+    const host = this.attach(Host, descriptor, app, panel, key);
+    if (options.preview) this.previews.set(descriptor.app, id);
+    return host;
+  }
+
+  /** The panel of each app shown as a preview (replaced by the next preview), by app. */
+  private readonly previews = new Map<string, string>();
+
+  /** Whether the panel showing `key` is its app's preview. */
+  isPreview<K>(descriptor: PanelDescriptor<K>, host: WebviewHost): boolean {
+    const id = this.previews.get(descriptor.app);
+    return id !== undefined && this.open.get(id)?.host === host;
   }
 
   /** The open panels of an app (for notifications such as "this example changed on the server"). */
@@ -195,7 +219,10 @@ export class PanelFrame implements vscode.Disposable {
     this.open.set(id, { descriptor: descriptor as PanelDescriptor, key, host, controller: controller as PanelController<unknown> });
     host.onDidDispose(() => {
       controller.dispose?.();
-      if (this.open.get(id)?.host === host) this.open.delete(id);
+      if (this.open.get(id)?.host === host) {
+        this.open.delete(id);
+        if (this.previews.get(descriptor.app) === id) this.previews.delete(descriptor.app);
+      }
     });
     return host;
   }
