@@ -79,6 +79,7 @@ function host(over: Record<string, (p: unknown) => unknown> = {}, s: RunsState =
 }
 
 const queries = (app: OpenApp) => app.requests('runs/query') as QueryParams[];
+const acts = (app: OpenApp) => app.requests('runs/act') as { action: string; runs: { id: string; traceId: string }[] }[];
 const rows = (page: Page) => page.getByTestId('run-row');
 
 async function until(app: OpenApp, what: () => boolean | Promise<boolean>, message: string) {
@@ -260,9 +261,11 @@ describe('webview: runs', () => {
     await rows(page).nth(4).click({ modifiers: ['Shift'] });
     assert.equal(await page.getByTestId('selected-count').textContent(), '3 selected');
     assert.deepEqual(await page.locator('[data-testid="run-row"][aria-selected="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-run-id')!.slice(-2))), ['02', '03', '04'], 'Shift-click selects from the last clicked row');
+    // The plain click previewed the first run's trace; the modified clicks only selected.
+    assert.deepEqual(acts(app).map((a) => `${a.action}:${a.runs[0]!.id.slice(-2)}`), ['openTrace:00']);
     await page.getByTestId('action-queue').click();
-    await until(app, () => app.requests('runs/act').length === 1, 'no action was sent');
-    const sent = app.requests('runs/act')[0] as { action: string; runs: { id: string; traceId: string }[] };
+    await until(app, () => acts(app).length === 2, 'no action was sent');
+    const sent = acts(app)[1]!;
     assert.equal(sent.action, 'addToQueue');
     assert.deepEqual(sent.runs.map((r) => r.id.slice(-2)), ['02', '03', '04']);
     assert.equal(sent.runs[0]!.traceId, ROWS[2]!.traceId);
@@ -277,8 +280,8 @@ describe('webview: runs', () => {
     await page.keyboard.press('Shift+ArrowDown');
     assert.equal(await page.getByTestId('selected-count').textContent(), '3 selected');
     await page.getByTestId('action-copy').click();
-    await until(app, () => app.requests('runs/act').length === 2, 'Copy IDs was not sent');
-    assert.deepEqual((app.requests('runs/act')[1] as { runs: { id: string }[] }).runs.map((r) => r.id.slice(-2)), ['00', '01', '02']);
+    await until(app, () => acts(app).length === 3, 'Copy IDs was not sent');
+    assert.deepEqual(acts(app)[2]!.runs.map((r) => r.id.slice(-2)), ['00', '01', '02']);
     await page.getByTestId('runs-table').focus();
     await page.keyboard.press('Control+a');
     assert.equal(await page.getByTestId('selected-count').textContent(), '100 selected');
@@ -287,14 +290,15 @@ describe('webview: runs', () => {
     await rows(page).nth(5).click();
     await rows(page).nth(6).click({ modifiers: ['Control'] });
     await page.getByTestId('action-compare').click();
-    await until(app, () => app.requests('runs/act').length === 3, 'Compare was not sent');
-    assert.equal((app.requests('runs/act')[2] as { action: string }).action, 'compare');
+    await until(app, () => acts(app).at(-1)!.action === 'compare', 'Compare was not sent');
     await page.getByTestId('runs-table').focus();
+    const before = acts(app).length;
     await page.keyboard.press('Enter');
-    await until(app, () => app.requests('runs/act').length === 4, 'Enter did not open the trace');
-    assert.equal((app.requests('runs/act')[3] as { action: string }).action, 'openTrace');
+    await until(app, () => acts(app).length === before + 1, 'Enter did not open the trace');
+    assert.equal(acts(app).at(-1)!.action, 'openTrace');
     await rows(page).nth(1).dblclick();
-    await until(app, () => (app.requests('runs/act') as { action: string }[]).some((a) => a.action === 'pinTrace'), 'a double click did not pin the trace');
+    await until(app, () => acts(app).at(-1)!.action === 'pinTrace', 'a double click did not pin the trace');
+    assert.deepEqual(acts(app).slice(before + 1).map((a) => a.action), ['openTrace', 'pinTrace'], 'the double click’s first click previewed, its second pinned');
   });
 
   it('picks columns, remembers widths, and sorts by start time on the server and by a figure among the loaded rows', async () => {

@@ -184,7 +184,8 @@ export class RunsSession {
     switch (p.action) {
       case 'openTrace':
       case 'pinTrace':
-        await vscode.commands.executeCommand(Commands.openTrace, { runId: first.id, traceId: first.traceId, projectId });
+        // A single click previews the trace beside (the next click replaces it); a double click pins it.
+        await vscode.commands.executeCommand(Commands.openTrace, { runId: first.id, traceId: first.traceId, projectId, preview: p.action === 'openTrace', beside: true });
         return { done: true };
       case 'openJson':
         await vscode.commands.executeCommand(Commands.openRun, { runId: first.id, projectId });

@@ -119,7 +119,8 @@ describe('runs panel', function () {
     const oldest = await page({ order: 'asc' });
     assert.equal(oldest.rows[0]!.id, ids[0]);
     const llm = await page({ scope: 'llm' });
-    assert.ok(llm.rows.length === 100 && llm.rows.every((x) => x.name === 'ChatOpenAI' && x.tokens === 15));
+    assert.equal(llm.rows.length, 100);
+    assert.deepEqual(llm.rows.filter((x) => x.name !== 'ChatOpenAI' || x.tokens !== 15).map((x) => `${x.name} ${x.tokens} ${x.runType}`), []);
     const all = await page({ scope: 'all' });
     assert.equal(all.rows.length, 100);
   });
@@ -214,6 +215,22 @@ describe('runs panel', function () {
     assert.equal(compared.ok, false, 'compare takes two runs');
     await hostOk(panel(), 'runs/act', { action: 'copyIds', runs: ids.slice(0, 2).map((id) => ({ id, traceId: id, start: null })) });
     assert.equal(await vscode.env.clipboard.readText(), ids.slice(0, 2).join('\n'));
+  });
+
+  it('previews a trace on a single click (the next replaces it) and pins it on a double click', async () => {
+    const traces = () => workbench.panels.panelsOf<{ traceId?: string }>(Panels.trace).map((p) => p.key.traceId).filter((t) => ids.includes(t ?? ''));
+    for (const p of workbench.panels.panelsOf(Panels.trace)) p.host.dispose();
+    const act = (action: string, i: number) => hostOk(panel(), 'runs/act', { action, runs: [{ id: ids[i]!, traceId: ids[i]!, start: null }] });
+    await act('openTrace', 5);
+    assert.deepEqual(traces(), [ids[5]]);
+    await act('openTrace', 6);
+    assert.deepEqual(traces(), [ids[6]], 'the second preview took the first one’s place');
+    await act('pinTrace', 6);
+    await act('openTrace', 7);
+    assert.deepEqual(new Set(traces()), new Set([ids[6], ids[7]]), 'a pinned trace stays');
+    await act('openTrace', 8);
+    assert.deepEqual(new Set(traces()), new Set([ids[6], ids[8]]));
+    for (const p of workbench.panels.panelsOf(Panels.trace)) p.host.dispose();
   });
 
   it('opens filtered to a window from a command argument, and shows it in an open panel', async () => {

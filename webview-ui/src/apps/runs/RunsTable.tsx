@@ -77,6 +77,8 @@ export const RunsTable = forwardRef<RunsTableHandle, RunsTableProps>(function Ru
     } else {
       anchor.current = index;
       onSelect(new Set([row.id]));
+      // A plain click previews the run's trace beside (VS Code's preview tab: the next click replaces it).
+      if (e.detail <= 1) props.onOpen(row, false);
     }
   };
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
