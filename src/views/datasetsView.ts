@@ -1,6 +1,7 @@
 // Datasets → examples (paged), splits, versions (with tags).
 import * as vscode from 'vscode';
-import type { Dataset, DatasetVersion, Example } from '../client';
+import type { Dataset, DatasetVersion, Example, Project } from '../client';
+import { figureParts, ProjectNode, projectStats } from './projectsView';
 import { exampleSplits } from '../client/exampleSplits';
 import { lastHumanMessage, lastMessage } from '../text/chatText';
 import { Commands } from '../constants';
@@ -51,6 +52,7 @@ export class DatasetNode extends PagedParentNode<Example> {
   shared = false;
   private readonly splits: SplitsNode;
   private readonly versions: VersionsNode;
+  private readonly experiments: ExperimentsNode;
 
   constructor(
     public dataset: Dataset,
@@ -60,6 +62,7 @@ export class DatasetNode extends PagedParentNode<Example> {
     super(`dataset/${dataset.id}`, parent, PAGE, view);
     this.splits = new SplitsNode(this, view);
     this.versions = new VersionsNode(this, view);
+    this.experiments = new ExperimentsNode(this, view);
   }
 
   /** Reads the dataset again so its row's example count matches the examples listed under it. */
@@ -96,7 +99,7 @@ export class DatasetNode extends PagedParentNode<Example> {
   }
 
   protected override fixedChildren(): TreeNode[] {
-    return [this.splits, this.versions];
+    return [this.splits, this.versions, this.experiments];
   }
 
   protected async openList(): Promise<AsyncIterator<Example>> {
@@ -116,6 +119,65 @@ export class DatasetNode extends PagedParentNode<Example> {
     super.reset();
     this.splits.reset();
     this.versions.reset();
+    this.experiments.reset();
+  }
+}
+
+/** A dataset's experiments, newest first, each with its scores per feedback key, error rate and latency. */
+export class ExperimentsNode extends PagedParentNode<Project> {
+  constructor(
+    readonly datasetNode: DatasetNode,
+    view: ViewContext,
+  ) {
+    super(`${datasetNode.id}/experiments`, datasetNode, PAGE, view);
+  }
+
+  treeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(vscode.l10n.t('Experiments'), vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon('beaker');
+    item.contextValue = 'experiments';
+    item.tooltip = vscode.l10n.t('Experiments run on {0}, newest first. Select two or more to compare them.', this.datasetNode.dataset.name);
+    return item;
+  }
+
+  protected async openList(): Promise<AsyncIterator<Project>> {
+    const client = await this.view.clients.client();
+    return client.projects.list({ referenceDatasetId: this.datasetNode.dataset.id, includeStats: true, pageSize: PAGE });
+  }
+
+  protected itemNode(project: Project): TreeNode {
+    return new ExperimentNode(project, this, this.view);
+  }
+
+  protected override emptyLabel(): string {
+    return vscode.l10n.t('No experiments yet: run a prompt over this dataset');
+  }
+}
+
+/** One experiment under its dataset: the row says its scores; its menu is an experiment project's. */
+export class ExperimentNode extends ProjectNode {
+  constructor(project: Project, parent: TreeNode, view: ViewContext) {
+    super(project, parent, view, { errorsOnly: false });
+  }
+
+  override treeItem(): vscode.TreeItem {
+    const item = super.treeItem();
+    item.id = `${this.parent?.id}/${this.project.id}`;
+    return item;
+  }
+
+  /** Its average score per feedback key (the first three), then its error rate, p50 latency and when it ran. */
+  protected override descriptionParts(): (string | undefined)[] {
+    const feedback = (this.project as Record<string, unknown>)['feedback_stats'];
+    const scores =
+      feedback && typeof feedback === 'object'
+        ? Object.entries(feedback as Record<string, { avg?: unknown }>)
+            .filter(([, s]) => typeof s?.avg === 'number')
+            .slice(0, 3)
+            .map(([k, s]) => `${k} ${(s.avg as number).toFixed(2)}`)
+        : [];
+    return [...scores, ...figureParts(projectStats(this.project))];
   }
 }
 

@@ -96,17 +96,8 @@ export class ProjectNode extends PagedParentNode<Run> {
     const item = new vscode.TreeItem(experiment ? experimentLabel(name) : name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(experiment ? 'beaker' : 'project');
+    item.description = this.descriptionParts().filter(Boolean).join(' · ') || undefined;
     const stats = projectStats(p);
-    item.description =
-      [
-        experiment ? (this.datasetName ? vscode.l10n.t('on {0}', this.datasetName) : vscode.l10n.t('experiment')) : undefined,
-        stats.runs !== undefined ? vscode.l10n.t('{0} runs', formatCount(stats.runs)) : undefined,
-        stats.errorRate ? vscode.l10n.t('{0}% errors', percent(stats.errorRate)) : undefined,
-        stats.p50 !== undefined ? vscode.l10n.t('p50 {0}', formatLatency(0, stats.p50 * 1000) ?? '') : undefined,
-        stats.last ? formatAgo(stats.last) : undefined,
-      ]
-        .filter(Boolean)
-        .join(' · ') || undefined;
     item.tooltip = markdownLines([
       `**${escapeMarkdown(name)}**`,
       experiment && this.datasetName ? vscode.l10n.t('Experiment on the dataset {0}', escapeMarkdown(this.datasetName)) : undefined,
@@ -120,6 +111,16 @@ export class ProjectNode extends PagedParentNode<Run> {
     // A click opens the runs table; the twistie (or →) still unfolds the runs here.
     item.command = { command: Commands.openRuns, title: vscode.l10n.t('Open Runs'), arguments: [this] };
     return item;
+  }
+
+  /** What the row says after its name: the dataset an experiment ran on, then the project's figures. */
+  protected descriptionParts(): (string | undefined)[] {
+    const stats = projectStats(this.project);
+    return [
+      this.project.reference_dataset_id ? (this.datasetName ? vscode.l10n.t('on {0}', this.datasetName) : vscode.l10n.t('experiment')) : undefined,
+      stats.runs !== undefined ? vscode.l10n.t('{0} runs', formatCount(stats.runs)) : undefined,
+      ...figureParts(stats),
+    ];
   }
 
   private threadsNode: ThreadsNode | undefined;
@@ -145,7 +146,7 @@ export class ProjectNode extends PagedParentNode<Run> {
 }
 
 /** A project's figures from a listing with stats (any of them may be missing). */
-function projectStats(p: Project): { runs?: number; errorRate?: number; p50?: number; p99?: number; last?: string } {
+export function projectStats(p: Project): { runs?: number; errorRate?: number; p50?: number; p99?: number; last?: string } {
   const r = p as Record<string, unknown>;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
   return {
@@ -155,6 +156,15 @@ function projectStats(p: Project): { runs?: number; errorRate?: number; p50?: nu
     p99: num(r['latency_p99']),
     last: typeof r['last_run_start_time'] === 'string' ? r['last_run_start_time'] : undefined,
   };
+}
+
+/** The error rate, p50 latency and last activity of a project, as a row says them. */
+export function figureParts(stats: ReturnType<typeof projectStats>): (string | undefined)[] {
+  return [
+    stats.errorRate ? vscode.l10n.t('{0}% errors', percent(stats.errorRate)) : undefined,
+    stats.p50 !== undefined ? vscode.l10n.t('p50 {0}', formatLatency(0, stats.p50 * 1000) ?? '') : undefined,
+    stats.last ? formatAgo(stats.last) : undefined,
+  ];
 }
 
 /** A share as a whole percent, or one decimal under 10 %. */

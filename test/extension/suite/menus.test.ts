@@ -99,6 +99,7 @@ describe('rows and menus a new user sees', function () {
       ['datasets', 'versions', ['compareDatasetVersions', 'refreshItem']],
       ['datasets', 'datasetVersion', ['compareDatasetVersions', 'tagDatasetVersion']],
       ['datasets', 'split', ['createExample']],
+      ['datasets', 'project.experiment', ['compareExperiments', 'copyId', 'openInLangSmith', 'openRuns']],
       ['prompts', 'prompt.own.private.active.unliked', ['archivePrompt', 'compareCommits', 'copyId', 'copyLink', 'deletePrompt', 'likePrompt', 'makePromptPublic', 'openInLangSmith', 'pullPrompt', 'refreshItem', 'runPrompt', 'runPromptOverDataset']],
       ['prompts', 'prompt.own.public.active.liked', ['archivePrompt', 'compareCommits', 'copyId', 'copyLink', 'deletePrompt', 'makePromptPrivate', 'openInLangSmith', 'pullPrompt', 'refreshItem', 'runPrompt', 'runPromptOverDataset', 'unlikePrompt']],
       ['prompts', 'prompt.own.private.archived.unliked', ['compareCommits', 'copyId', 'copyLink', 'deletePrompt', 'likePrompt', 'makePromptPublic', 'openInLangSmith', 'pullPrompt', 'refreshItem', 'runPrompt', 'runPromptOverDataset', 'unarchivePrompt']],

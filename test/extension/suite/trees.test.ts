@@ -125,14 +125,21 @@ describe('trees and commands against the local server', function () {
     const dataset = (await children('datasets')).find((d) => label(d) === 'demo-support-qa')!;
     assert.ok(dataset, 'the demo dataset is listed');
     const kids = await children('datasets', dataset);
-    assert.deepEqual(kids.slice(0, 2).map(label), ['Splits', 'Versions']);
+    assert.deepEqual(kids.slice(0, 3).map(label), ['Splits', 'Versions', 'Experiments']);
     const splits = (await children('datasets', kids[0])).map(label).sort();
     assert.deepEqual(splits, ['test', 'train', 'validation']);
     const versions = await children('datasets', kids[1]);
     const tags = versions.flatMap((v) => v.version.tags ?? []);
     assert.ok(tags.includes('prod') && tags.includes('v1'), `tags: ${tags.join(', ')}`);
-    const examples = kids.slice(2).filter((n) => n.id.startsWith('example/'));
+    const examples = kids.slice(3).filter((n) => n.id.startsWith('example/'));
     assert.equal(examples.length, 15);
+    // Its experiments with their scores, error rate and latency, each one's menu an experiment's.
+    const experiments = await children('datasets', kids[2]);
+    assert.ok(experiments.length >= 2, `experiments: ${experiments.map(label).join(', ')}`);
+    for (const e of experiments) {
+      assert.equal(e.treeItem().contextValue, 'project.experiment');
+      assert.match(String(e.treeItem().description), /\w+ \d\.\d\d/, `${label(e)}: ${String(e.treeItem().description)}`);
+    }
   });
 
   it('shares a dataset: the public link works, and stops working after unsharing', async () => {
