@@ -55,6 +55,8 @@ export const RUN_FILTER_FIELDS: readonly { name: string; type: FieldType; doc: s
   { name: 'prompt_tokens', type: 'number', doc: 'tokens in' },
   { name: 'completion_tokens', type: 'number', doc: 'tokens out' },
   { name: 'total_cost', type: 'number', doc: 'cost in dollars' },
+  { name: 'prompt_cost', type: 'number', doc: 'cost of the tokens in' },
+  { name: 'completion_cost', type: 'number', doc: 'cost of the tokens out' },
   { name: 'tags', type: 'list', doc: 'use has(tags, "x")' },
   { name: 'metadata_key', type: 'key', doc: 'a metadata key (pair it with metadata_value)' },
   { name: 'metadata_value', type: 'value', doc: 'a metadata value' },
