@@ -81,7 +81,7 @@ describe('user flows', function () {
   it('shares a dataset and its public link shows it', async () => {
     const { page } = wb;
     const datasets = await api<{ id: string; name: string }[]>('/datasets?name=demo-support-qa');
-    await contextMenu(page, row(page, /demo-support-qa/), 'Share Dataset (Public Link)');
+    await contextMenu(page, row(page, /^demo-support-qa/), 'Share Dataset (Public Link)');
     const share = await eventually(() => api<{ share_token: string } | null>(`/datasets/${datasets[0].id}/share`)).catch(async (err) => {
       await screenshot(page, 'failed-share-dataset');
       throw err;

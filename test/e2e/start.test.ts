@@ -136,7 +136,7 @@ describe('npm start', function () {
     await page.goto(vscodeUrl);
     await openLangSmithContainer(page);
     await setViewOpen(page, 'Datasets', true);
-    await page.locator('.part.sidebar [role="treeitem"]', { hasText: 'demo-support-qa' }).waitFor({ timeout: 30_000 });
+    await page.locator('.part.sidebar [role="treeitem"][aria-label^="demo-support-qa"]').waitFor({ timeout: 30_000 });
     await page.locator('.part.sidebar [role="treeitem"]', { hasText: 'demo-chat-transcripts' }).waitFor();
   });
 

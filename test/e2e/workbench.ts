@@ -267,7 +267,7 @@ export async function openFile(page: Page, name: string): Promise<void> {
 }
 
 export interface WorkbenchOptions {
-  /** Options of the local server (seeded with the demo data). */
+  /** Options of the local server (seeded with the demo data; `seedProduction` adds demo-production's 100,000 runs). */
   server?: Omit<LocalServerOptions, 'seed'>;
   /** Signed in through LANGSMITH_* (default), or left to sign in through the UI. */
   signedIn?: boolean;
@@ -284,7 +284,7 @@ export function withWorkbench(o: WorkbenchOptions = {}): () => { wb: Workbench; 
   let wb: Workbench | undefined;
   let server: LocalServer | undefined;
   before(async () => {
-    server = await startLocalServer({ seed: 'demo', seedProduction: true, ...(o.server ?? {}) });
+    server = await startLocalServer({ seed: 'demo', ...(o.server ?? {}) });
     wb = await startWorkbench(o.signedIn === false ? {} : { LANGSMITH_ENDPOINT: server.url, LANGSMITH_API_KEY: server.apiKey });
     if (o.promptFile) {
       const dir = path.join(wb.server.workspace, 'prompts');
