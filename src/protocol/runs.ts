@@ -101,6 +101,8 @@ export const RunsState = z.union([
     saved: z.array(SavedFilter).check(z.maxLength(MAX_SAVED_FILTERS)),
     /** Values seen in the project for completion: run names, tags, metadata keys, feedback keys. */
     seen: z.strictObject({ names: z.array(short), tags: z.array(short), metadataKeys: z.array(short), feedbackKeys: z.array(short) }),
+    /** The query's first page, read with the state so the first screen paints from the ready answer (null: not read). */
+    first: z.nullable(z.strictObject({ rows: z.array(RunsRow).check(z.maxLength(RUNS_PAGE)), cursor: z.nullable(short) })),
   }),
   z.strictObject({ kind: z.literal('problem'), problem: LoadProblem }),
 ]);

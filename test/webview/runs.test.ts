@@ -47,6 +47,7 @@ function state(over: Partial<Extract<RunsState, { kind: 'ready' }>> = {}): RunsS
     layout: { columns: ['name', 'input', 'output', 'status', 'start', 'latency', 'tokens', 'cost'], widths: {} },
     saved: [],
     seen: { names: ['SupportPipeline', 'RefundAgent'], tags: ['prod'], metadataKeys: ['ls_model_name'], feedbackKeys: ['correctness'] },
+    first: null,
     ...over,
   });
 }
@@ -120,6 +121,17 @@ describe('webview: runs', () => {
       await screenshot(page, `runs-${theme}`);
       await app.close();
     }
+  });
+
+  it('paints the first page from the ready answer, asking only for the next', async () => {
+    const app = await open('runs', { handlers: host({}, state({ first: { rows: ROWS.slice(0, 100), cursor: '100' } })), height: 700 });
+    const page = app.page;
+    await rows(page).first().waitFor();
+    assert.equal(await rows(page).first().getAttribute('data-run-id'), ROWS[0]!.id);
+    assert.equal(queries(app).length, 0, 'no request for the first page');
+    await page.getByTestId('runs-table').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await until(app, () => queries(app).length === 1, 'the second page was never asked for');
+    assert.equal(queries(app)[0]!.cursor, '100');
   });
 
   it('reads further pages by cursor as the table scrolls, one request per 100 rows', async () => {

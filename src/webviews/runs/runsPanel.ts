@@ -1,5 +1,5 @@
 // The runs panel: one per project. The page asks for the runs of its query a page at a time; the host reads them
-// through the client's cursor paging (one reader per query, kept while the page scrolls it) and answers rows of
+// through the client's cursor paging (a reader per query, kept while the page scrolls it) and answers rows of
 // short texts and figures. The layout (columns, widths) and the named filters are kept per project in the
 // workspace. Acting on runs goes through the extension's commands (queue, dataset, feedback, trace), so a panel
 // and the tree act alike.
@@ -74,12 +74,17 @@ interface Reader {
   iterator: AsyncGenerator<Run, void, undefined>;
   read: number;
   done: boolean;
+  /** A page is being read (a second request for the same cursor is refused). */
+  busy: boolean;
 }
+
+/** Readers kept at once. */
+const MAX_READERS = 4;
 
 export class RunsSession {
   projectName: string | undefined;
-  private reader: Reader | undefined;
-  private readers = 0;
+  private readonly readers = new Map<string, Reader>();
+  private made = 0;
 
   constructor(
     private readonly services: PanelServices,
@@ -90,12 +95,15 @@ export class RunsSession {
 
   async state(signal: AbortSignal): Promise<RunsState> {
     try {
-      const project = await this.services.clients.call((c) => c.projects.read({ projectId: this.key.projectId, signal }));
-      this.projectName = project.name ?? project.id;
-      const [url, recent] = await Promise.all([
-        this.services.clients.call((c) => c.links.project({ projectId: project.id, signal })).catch(() => null),
+      const query = { ...EMPTY_QUERY, ...this.key.query };
+      // Everything at once: the project, its link, values to complete, and the table's first page.
+      const [project, url, recent, first] = await Promise.all([
+        this.services.clients.call((c) => c.projects.read({ projectId: this.key.projectId, signal })),
+        this.services.clients.call((c) => c.links.project({ projectId: this.key.projectId, signal })).catch(() => null),
         this.sample(signal),
+        this.page(query, null, signal).catch(() => null),
       ]);
+      this.projectName = project.name ?? project.id;
       const stored = Layout.safeParse(this.services.workspaceState.get(layoutKey(project.id)));
       const saved = (this.services.workspaceState.get<unknown[]>(filtersKey(project.id)) ?? []).flatMap((s) => {
         const parsed = SavedFilter.safeParse(s);
@@ -104,10 +112,11 @@ export class RunsSession {
       return {
         kind: 'ready',
         project: { id: project.id, name: (project.name ?? project.id).slice(0, 2000), url },
-        query: { ...EMPTY_QUERY, ...this.key.query },
+        query,
         layout: stored.success ? stored.data : { columns: [...DEFAULT_COLUMNS], widths: {} },
         saved,
         seen: seenIn(recent),
+        first,
       };
     } catch (err) {
       return { kind: 'problem', problem: problemOf(err, () => vscode.l10n.t('The project {0} was not found; it may have been deleted.', this.key.projectName ?? this.key.projectId)) };
@@ -127,22 +136,32 @@ export class RunsSession {
     }
   }
 
-  /** A page of the query: the first (cursor null) starts a new reader; a later one must name the current reader. */
+  /**
+   * A page of the query: the first (cursor null) starts a reader; a later one names its reader and how far it has
+   * read. A few readers are kept (a table's list and a new query being tried), the least recently used let go.
+   */
   async page(query: RunsQuery, cursor: string | null, signal: AbortSignal): Promise<{ rows: RunsRow[]; cursor: string | null }> {
-    let reader = this.reader;
-    if (cursor === null || !reader || cursor !== `${reader.id}:${reader.read}`) {
-      if (cursor !== null && (!reader || !cursor.startsWith(`${reader.id}:`))) {
-        // The page holds a cursor of a reader this host no longer has (the window reloaded): start over.
-        throw new RequestError('requestFailed', vscode.l10n.t('The list was reset; scroll to the top to read it again.'));
-      }
-      void this.reader?.iterator.return(undefined);
+    let reader: Reader | undefined;
+    if (cursor === null) {
       const options = { ...queryOptions(this.key.projectId, query), pageSize: RUNS_PAGE };
       const iterator = await this.services.clients.call(async (c) => c.runs.query(options));
-      reader = { id: String(++this.readers), iterator, read: 0, done: false };
-      this.reader = reader;
+      reader = { id: String(++this.made), iterator, read: 0, done: false, busy: false };
+    } else {
+      const [id, read] = cursor.split(':');
+      reader = this.readers.get(id ?? '');
+      // A cursor of a reader this host no longer has (the window reloaded, or it was let go): start over.
+      if (!reader || String(reader.read) !== read || reader.busy) throw new RequestError('requestFailed', vscode.l10n.t('The list was reset; scroll to the top to read it again.'));
+    }
+    this.readers.delete(reader.id);
+    this.readers.set(reader.id, reader);
+    for (const [id, old] of this.readers) {
+      if (this.readers.size <= MAX_READERS) break;
+      void old.iterator.return(undefined);
+      this.readers.delete(id);
     }
     const rows: RunsRow[] = [];
     const current = reader;
+    current.busy = true;
     try {
       // One call for the page (the client's paging reads it in one request).
       await this.services.clients.call(async () => {
@@ -157,11 +176,14 @@ export class RunsSession {
         }
       });
     } catch (err) {
-      // A refused filter is the server's 400: its message says where; the next page starts afresh.
-      if (this.reader === current) this.reader = undefined;
+      // A refused filter is the server's 400 (its message says where); a cancelled page leaves the reader mid-page.
+      this.readers.delete(current.id);
       throw err;
+    } finally {
+      current.busy = false;
     }
     current.read += rows.length;
+    if (current.done) this.readers.delete(current.id);
     return { rows, cursor: current.done ? null : `${current.id}:${current.read}` };
   }
 
@@ -226,7 +248,7 @@ export class RunsSession {
   }
 
   dispose(): void {
-    void this.reader?.iterator.return(undefined);
-    this.reader = undefined;
+    for (const r of this.readers.values()) void r.iterator.return(undefined);
+    this.readers.clear();
   }
 }

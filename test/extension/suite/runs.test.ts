@@ -97,6 +97,8 @@ describe('runs panel', function () {
     assert.match(s.project.url ?? '', new RegExp(projectId));
     assert.deepEqual(s.query, EMPTY_QUERY);
     assert.deepEqual(s.layout.columns.slice(0, 3), ['name', 'input', 'output']);
+    assert.equal(s.first?.rows.length, 100, 'the first page comes with the state');
+    assert.equal(s.first?.rows[0]?.id, ids[COUNT - 1]);
     assert.deepEqual(new Set(s.seen.names), new Set(['AnswerQuestion', 'RefundAgent', 'ChatOpenAI']));
     assert.ok(s.seen.tags.includes('prod') && s.seen.metadataKeys.includes('ls_model_name'), JSON.stringify(s.seen));
   });

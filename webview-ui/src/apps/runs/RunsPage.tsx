@@ -47,7 +47,8 @@ interface Shown {
 export function RunsPage({ state }: { state: Ready }) {
   const [, setState] = useAppState<RunsState>();
   const [query, setQuery] = useStoredState<RunsQuery>('query', state.query);
-  const [shown, setShown] = useState<Shown>({ query, generation: 0 });
+  // The first screen paints from the ready answer when it holds the stored query's first page.
+  const [shown, setShown] = useState<Shown>(() => ({ query, generation: 0, ...(state.first && JSON.stringify(query) === JSON.stringify(state.query) ? { first: state.first } : {}) }));
   const [refused, setRefused] = useState<string>();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [localSort, setLocalSort] = useState<LocalSort>();
