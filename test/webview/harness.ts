@@ -74,6 +74,9 @@ const THEMES: Record<'dark' | 'light', Record<string, string>> = {
     'diffEditor-removedTextBackground': '#ff000033', 'checkbox-background': '#313131', 'checkbox-border': '#3c3c3c', 'dropdown-background': '#313131',
     'dropdown-border': '#3c3c3c', 'dropdown-foreground': '#cccccc', 'scrollbarSlider-background': '#79797966', 'textPreformat-foreground': '#d0d0d0',
     'textCodeBlock-background': '#2b2b2b', 'sideBar-background': '#181818',
+    'charts-foreground': '#cccccc', 'charts-lines': '#cccccc80', 'charts-red': '#f14c4c', 'charts-blue': '#3794ff', 'charts-yellow': '#cca700',
+    'charts-orange': '#d18616', 'charts-green': '#89d185', 'charts-purple': '#b180d7', 'editorWidget-border': '#454545',
+    'editorHoverWidget-background': '#202020', 'editorHoverWidget-foreground': '#cccccc', 'editorHoverWidget-border': '#454545', 'widget-shadow': '#0000005c',
   },
   light: {
     'font-family': 'system-ui, sans-serif', 'font-size': '13px', 'editor-font-family': 'monospace', 'editor-font-size': '13px',
@@ -88,6 +91,9 @@ const THEMES: Record<'dark' | 'light', Record<string, string>> = {
     'diffEditor-removedTextBackground': '#ff000033', 'checkbox-background': '#f8f8f8', 'checkbox-border': '#cecece', 'dropdown-background': '#ffffff',
     'dropdown-border': '#cecece', 'dropdown-foreground': '#3b3b3b', 'scrollbarSlider-background': '#64646466', 'textPreformat-foreground': '#3b3b3b',
     'textCodeBlock-background': '#f8f8f8', 'sideBar-background': '#f8f8f8',
+    'charts-foreground': '#616161', 'charts-lines': '#61616180', 'charts-red': '#e51400', 'charts-blue': '#1a85ff', 'charts-yellow': '#bf8803',
+    'charts-orange': '#d18616', 'charts-green': '#388a34', 'charts-purple': '#652d90', 'editorWidget-border': '#c8c8c8',
+    'editorHoverWidget-background': '#f8f8f8', 'editorHoverWidget-foreground': '#3b3b3b', 'editorHoverWidget-border': '#c8c8c8', 'widget-shadow': '#00000029',
   },
 };
 
