@@ -1,0 +1,119 @@
+// LangSmith's dashboard answer (a section of charts and sub-sections, each chart a list of series and a flat list of
+// points `{series_id, timestamp, value, group}`) turned into what the monitor page draws: one time axis for every
+// chart and, per chart, a row of values per series and group. No `vscode` here: the page's component tests build
+// their state from fixtures in LangSmith's shape through this same function.
+import type { Chart, Dashboard, GroupBy, Query, Series, Unit } from '../../protocol/monitor';
+import { MAX_CHARTS, MAX_POINTS, MAX_SERIES } from '../../protocol/monitor';
+
+/** The parts of LangSmith's `CustomChartsSection` the page uses (`SingleCustomChartResponse`, `CustomChartSeries`, `CustomChartsDataPoint`). */
+export interface WirePoint {
+  series_id: string;
+  timestamp: string;
+  value: number | Record<string, unknown> | null;
+  group?: string | null;
+}
+export interface WireSeries {
+  id: string;
+  name: string;
+  metric: string;
+  feedback_key?: string | null;
+  filters?: { filter?: string | null } | null;
+  group_by?: { attribute: GroupBy['attribute']; path?: string | null } | null;
+}
+export interface WireChart {
+  id: string;
+  title: string;
+  chart_type: 'line' | 'bar';
+  index?: number;
+  series: WireSeries[];
+  data: WirePoint[];
+}
+export interface WireSection {
+  title: string;
+  charts: WireChart[];
+  sub_sections?: { title: string; index?: number; charts: WireChart[] }[] | null;
+}
+
+const cut = (s: string, n = 2000) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** How a metric's values read. */
+export function unitOf(metric: string): Unit {
+  if (metric === 'error_rate' || metric === 'streaming_rate') return 'share';
+  if (metric.startsWith('latency') || metric.startsWith('first_token')) return 'seconds';
+  if (metric.includes('cost')) return 'usd';
+  if (metric.includes('tokens')) return 'tokens';
+  if (metric.startsWith('feedback')) return 'score';
+  return 'count';
+}
+
+/** A point's number: a number as it is, a feedback object's average (`{avg}`), else none. */
+function numberOf(value: WirePoint['value']): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (value && typeof value === 'object' && typeof value['avg'] === 'number' && Number.isFinite(value['avg'])) return value['avg'];
+  return null;
+}
+
+/** The dashboard of one query: every chart of the section and its sub-sections, in LangSmith's order. */
+export function dashboardOf(section: WireSection, query: Query): Dashboard {
+  const charts: { chart: WireChart; section: string }[] = [
+    ...section.charts.map((chart) => ({ chart, section: section.title })),
+    ...[...(section.sub_sections ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).flatMap((s) => [...s.charts].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((chart) => ({ chart, section: s.title }))),
+  ].slice(0, MAX_CHARTS);
+
+  // One time axis: every bucket any chart has, ascending.
+  const stamps = new Set<number>();
+  for (const { chart } of charts) for (const p of chart.data) stamps.add(Date.parse(p.timestamp));
+  stamps.delete(NaN);
+  const times = [...stamps].sort((a, b) => a - b).slice(0, MAX_POINTS + 1);
+  const at = new Map(times.map((t, i) => [t, i]));
+
+  return {
+    query,
+    times,
+    charts: charts.map(({ chart, section: sectionTitle }): Chart => {
+      // A series per LangSmith series and group, in the order the series are listed and the groups first seen.
+      const rows = new Map<string, { series: Series; values: (number | null)[] }>();
+      const byId = new Map(chart.series.map((s) => [s.id, s]));
+      const rowOf = (s: WireSeries, group: string | null) => {
+        const k = JSON.stringify([s.id, group]);
+        let row = rows.get(k);
+        if (!row && rows.size < MAX_SERIES) {
+          const groupBy: GroupBy | null = group === null ? null : s.group_by ? { attribute: s.group_by.attribute, path: s.group_by.path ?? null } : query.groupBy;
+          row = {
+            series: {
+              id: cut(s.id),
+              name: cut(group === null ? s.name : chart.series.length > 1 ? `${s.name} · ${group}` : group),
+              metric: cut(s.metric),
+              feedbackKey: s.feedback_key ? cut(s.feedback_key) : null,
+              filter: s.filters?.filter ? cut(s.filters.filter) : null,
+              group: group === null ? null : cut(group),
+              groupBy,
+            },
+            values: times.map(() => null),
+          };
+          rows.set(k, row);
+        }
+        return row;
+      };
+      // Ungrouped series keep their place even with no points.
+      if (query.groupBy === null) for (const s of chart.series) rowOf(s, null);
+      for (const p of chart.data) {
+        const s = byId.get(p.series_id);
+        const i = at.get(Date.parse(p.timestamp));
+        if (!s || i === undefined) continue;
+        const row = rowOf(s, p.group ?? null);
+        if (row) row.values[i] = numberOf(p.value);
+      }
+      const list = [...rows.values()];
+      return {
+        id: cut(chart.id),
+        title: cut(chart.title),
+        section: cut(sectionTitle),
+        kind: chart.chart_type === 'bar' ? 'bar' : 'line',
+        unit: unitOf(chart.series[0]?.metric ?? 'run_count'),
+        series: list.map((r) => r.series),
+        values: list.map((r) => r.values),
+      };
+    }),
+  };
+}
