@@ -149,7 +149,9 @@ describe('webview: monitor', () => {
     assert.equal(await app.page.locator('[data-testid=chart] canvas').count(), TITLES.length);
     assert.equal((await app.page.locator('[data-chart="Trace Latency"] .mon-unit').textContent())?.trim(), 'seconds');
     assert.equal(await app.page.locator('[data-chart="Trace Count"] .mon-unit').count(), 0);
-    assert.deepEqual(await app.page.locator('[data-chart="Runs by Name"] .lsw-chart-legend li').allTextContents(), ['retrieve_docs', 'ChatOpenAI', 'answer_question']);
+    // The names ranked by their runs over the range (ties in the server's order).
+    const total = (share: number) => Array.from({ length: BUCKETS }, (_, i) => Math.round(traces(i) * share)).reduce((a, b) => a + b, 0).toLocaleString('en-US');
+    assert.deepEqual(await app.page.locator('[data-chart="Runs by Name"] [data-testid=top] li').allTextContents(), [`ChatOpenAI${total(1)}`, `retrieve_docs${total(0.5)}`, `answer_question${total(0.5)}`]);
     assert.match((await app.page.locator('h1').textContent())!, /Monitor: demo-production/);
     await screenshot(app.page, 'monitor-dark');
   });
@@ -190,6 +192,13 @@ describe('webview: monitor', () => {
     await app.page.mouse.click(at.x, at.y);
     await waitFor(() => app.requests('monitor/openRuns').length === 1);
     assert.deepEqual(app.requests('monitor/openRuns'), [{ filter: 'eq(name, "retrieve_docs")', startTime: START + 5 * 3 * HOUR, endTime: START + 6 * 3 * HOUR }]);
+  });
+
+  it('a name of the top list opens its runs over the whole range', async () => {
+    const app = await open('monitor', { theme: 'dark', handlers: handlers() });
+    await app.page.locator('[data-chart="Runs by Name"] .mon-top-item').first().click();
+    await waitFor(() => app.requests('monitor/openRuns').length === 1);
+    assert.deepEqual(app.requests('monitor/openRuns'), [{ filter: 'eq(name, "ChatOpenAI")', startTime: QUERY.startTime, endTime: QUERY.endTime }]);
   });
 
   it('grouped by model, the keyboard reads a group’s point and Enter opens its runs', async () => {
@@ -303,7 +312,7 @@ describe('webview: monitor', () => {
       handlers: handlers({ 'monitor/ready': () => ({ restore: PROJECT, connection: { signedIn: true, endpoint: 'x' }, state: { kind: 'monitor', project: { ...PROJECT, name: hostile }, dashboard: dashboardOf(wire, QUERY) } }) }),
     });
     await app.page.getByTestId('chart').first().waitFor();
-    assert.equal(await app.page.locator('[data-chart="Runs by Name"] .lsw-chart-legend li').first().textContent(), hostile);
+    assert.ok((await app.page.locator('[data-chart="Runs by Name"] .mon-top-name').allTextContents()).includes(hostile));
     assert.equal(await app.page.locator('.mon-project').textContent(), hostile);
     assert.equal(await app.page.locator('img').count(), 0);
     const card = app.page.locator('[data-chart="Trace Latency"]');
@@ -325,6 +334,8 @@ describe('webview: monitor', () => {
       await app.page.mouse.move(at.x, at.y);
       await app.page.locator('[data-chart="Trace Latency"] .lsw-chart-tip-time').waitFor();
       await screenshot(app.page, `monitor-narrow-${theme}`);
+      await app.page.locator('[data-chart="Feedback"]').scrollIntoViewIfNeeded();
+      await screenshot(app.page, `monitor-narrow-${theme}-end`);
     });
   }
 

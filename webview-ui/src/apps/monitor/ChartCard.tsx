@@ -2,14 +2,16 @@
 // them rather than see them (drawn only when opened: a 30-day range at one hour is 720 rows).
 import { useMemo, useState } from 'react';
 import type { Chart, Query } from '../../../../src/protocol/monitor';
-import { TimeChart } from '../../common/chart/TimeChart';
-import { formatTick, formatTime, formatValue, unitLabel } from './model';
+import { PALETTE_SIZE, TimeChart } from '../../common/chart/TimeChart';
+import { formatTick, formatTime, formatValue, ranked, unitLabel } from './model';
 
-export function ChartCard({ chart, times, query, onPick }: { chart: Chart; times: readonly number[]; query: Query; onPick(series: number, index: number): void }) {
+export function ChartCard({ chart, times, query, onPick, onPickSeries }: { chart: Chart; times: readonly number[]; query: Query; onPick(series: number, index: number): void; onPickSeries(series: number): void }) {
   const [table, setTable] = useState(false);
   const series = useMemo(() => chart.series.map((s, i) => ({ name: s.name, values: chart.values[i] ?? [] })), [chart]);
   const time = (t: number) => formatTime(t, query.stride, query.timezone);
   const titleId = `chart-${chart.id}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  // Bars of several series (run names, tools, groups): ranked by their total, each opening its runs over the range.
+  const top = chart.kind === 'bar' && chart.series.length > 1 && (chart.unit === 'count' || chart.unit === 'tokens' || chart.unit === 'usd') ? ranked(chart) : null;
   return (
     <section className="mon-card" aria-labelledby={titleId} data-testid="chart" data-chart={chart.title}>
       <h3 className="mon-card-title" id={titleId}>
@@ -28,7 +30,21 @@ export function ChartCard({ chart, times, query, onPick }: { chart: Chart; times
           formatTick={(v) => formatTick(v, chart.unit)}
           formatTime={time}
           onPick={onPick}
+          legend={top === null && chart.series.length > 1}
         />
+      )}
+      {top && (
+        <ol className="mon-top" aria-label={`${chart.title}: totals over the range`} data-testid="top">
+          {top.map(({ index, total }) => (
+            <li key={index}>
+              <button type="button" className="mon-top-item" onClick={() => onPickSeries(index)} title="Open these runs over the whole range">
+                <span className={`lsw-chart-swatch lsw-chart-c${index % PALETTE_SIZE}`} />
+                <span className="mon-top-name">{chart.series[index]!.name}</span>
+                <span className="mon-top-total">{formatValue(total, chart.unit)}</span>
+              </button>
+            </li>
+          ))}
+        </ol>
       )}
       <details className="mon-table" onToggle={(e) => setTable((e.target as HTMLDetailsElement).open)}>
         <summary>Table</summary>

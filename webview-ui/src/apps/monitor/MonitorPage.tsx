@@ -20,7 +20,7 @@ import { Banner, Button, ProgressRing, TextButton } from '../../common/component
 import { KeysHelp } from '../../common/components/KeysHelp';
 import { isTyping, useKeysHelp, usePageKeys } from '../../common/keys';
 import { ChartCard } from './ChartCard';
-import { fromLocalInput, hasRuns, RANGE_LABELS, runsTarget, strideLabel, toLocalInput } from './model';
+import { fromLocalInput, hasRuns, RANGE_LABELS, runsTarget, seriesFilter, strideLabel, toLocalInput } from './model';
 
 type Monitoring = Extract<MonitorState, { kind: 'monitor' }>;
 
@@ -241,6 +241,7 @@ export function MonitorPage({ state }: { state: Monitoring }) {
                   times={dashboard.times}
                   query={query}
                   onPick={(series, index) => void openRuns(runsTarget(chart, { series: chart.series[series]!, time: dashboard.times[index]! }, query.stride, query.endTime))}
+                  onPickSeries={(series) => void openRuns({ filter: seriesFilter(chart, chart.series[series]!), startTime: query.startTime, endTime: query.endTime })}
                 />
               </div>
             );

@@ -40,16 +40,24 @@ export function isErrorChart(chart: Chart, series: Series): boolean {
  */
 export function runsTarget(chart: Chart, point: { series: Series; time: number }, stride: Stride, rangeEnd?: number): RunsTarget {
   const { series, time } = point;
+  const end = time + strideMs(stride);
+  return { filter: seriesFilter(chart, series), startTime: time, endTime: rangeEnd !== undefined && rangeEnd > time ? Math.min(end, rangeEnd) : end };
+}
+
+/** The filter of a series' runs: its own filter, its group's, and the failed runs only on an error chart. */
+export function seriesFilter(chart: Chart, series: Series): string | null {
   const parts: string[] = [];
   if (series.filter) parts.push(series.filter);
   if (series.group !== null && series.groupBy) parts.push(groupFilter(series.groupBy, series.group));
   if (isErrorChart(chart, series)) parts.push('eq(status, "error")');
-  const end = time + strideMs(stride);
-  return {
-    filter: parts.length === 0 ? null : parts.length === 1 ? parts[0]! : `and(${parts.join(', ')})`,
-    startTime: time,
-    endTime: rangeEnd !== undefined && rangeEnd > time ? Math.min(end, rangeEnd) : end,
-  };
+  return parts.length === 0 ? null : parts.length === 1 ? parts[0]! : `and(${parts.join(', ')})`;
+}
+
+/** A bar chart's series ranked by their total over the range (the top run names, tools or groups), largest first. */
+export function ranked(chart: Chart): { index: number; total: number }[] {
+  return chart.series
+    .map((_, index) => ({ index, total: (chart.values[index] ?? []).reduce<number>((n, v) => n + (v ?? 0), 0) }))
+    .sort((a, b) => b.total - a.total || a.index - b.index);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

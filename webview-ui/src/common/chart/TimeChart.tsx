@@ -27,6 +27,8 @@ export interface TimeChartProps {
   /** A point was picked (clicked, or Enter): the series and the bucket's index. */
   onPick?(series: number, index: number): void;
   height?: number;
+  /** The legend under the chart (default: when there are two series or more); off when the page draws its own. */
+  legend?: boolean;
   testId?: string;
 }
 
@@ -87,7 +89,7 @@ interface Hover {
 }
 
 export function TimeChart(props: TimeChartProps) {
-  const { label, times, series, kind, height = 180, testId } = props;
+  const { label, times, series, kind, height = 180, testId, legend = series.length > 1 } = props;
   const theme = useTheme();
   const holder = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLDivElement>(null);
@@ -289,7 +291,7 @@ export function TimeChart(props: TimeChartProps) {
       <div className="lsw-visually-hidden" aria-live="polite">
         {announce}
       </div>
-      {series.length > 1 && (
+      {legend && (
         <ul className="lsw-chart-legend" aria-label={`${label}: series`}>
           {series.map((s, i) => (
             <li key={i}>
