@@ -87,6 +87,15 @@ function section(opts: { groups?: (string | null)[]; empty?: boolean } = {}): Wi
             ['retrieve_docs', 'ChatOpenAI', 'answer_question'].map((n) => ({ id: `s-${n}`, name: n, metric: 'run_count', filters: { filter: `eq(name, "${n}")` } })),
             (s, i) => z * Math.round(traces(i) * (s === 's-ChatOpenAI' ? 1 : 0.5)),
           ),
+          // A series grouped by itself (LangSmith's `set_by: "series"`): a group per tool, whatever the page's grouping.
+          chart(
+            'c-tools',
+            'Top Tools',
+            'bar',
+            [{ id: 's-tools', name: 'Tool runs', metric: 'run_count', filters: { filter: 'eq(run_type, "tool")' }, group_by: { attribute: 'name', path: null } }],
+            (_s, i, g) => z * (g === 'web_search' ? 40 : 15) * (1 + (i % 2)),
+            ['web_search', 'sql_query'],
+          ),
         ],
       },
       {
@@ -109,8 +118,8 @@ function section(opts: { groups?: (string | null)[]; empty?: boolean } = {}): Wi
   };
 }
 
-const BARS = new Set(['Trace Count', 'Runs by Name']);
-const TITLES = ['Trace Count', 'Trace Error Rate', 'Trace Latency', 'Time to First Token', 'Total Tokens', 'Total Cost', 'Runs by Name', 'Feedback'];
+const BARS = new Set(['Trace Count', 'Runs by Name', 'Top Tools']);
+const TITLES = ['Trace Count', 'Trace Error Rate', 'Trace Latency', 'Time to First Token', 'Total Tokens', 'Total Cost', 'Runs by Name', 'Top Tools', 'Feedback'];
 
 function stateOf(dashboard: Dashboard): MonitorState {
   return { kind: 'monitor', project: PROJECT, dashboard };
@@ -199,6 +208,17 @@ describe('webview: monitor', () => {
     await app.page.locator('[data-chart="Runs by Name"] .mon-top-item').first().click();
     await waitFor(() => app.requests('monitor/openRuns').length === 1);
     assert.deepEqual(app.requests('monitor/openRuns'), [{ filter: 'eq(name, "ChatOpenAI")', startTime: QUERY.startTime, endTime: QUERY.endTime }]);
+  });
+
+  it('a chart grouped by its own series ranks its groups and opens their runs', async () => {
+    const app = await open('monitor', { theme: 'dark', handlers: handlers() });
+    const top = app.page.locator('[data-chart="Top Tools"] .mon-top-item');
+    await top.first().waitFor();
+    assert.deepEqual(await top.locator('.mon-top-name').allTextContents(), ['web_search', 'sql_query']);
+    const at = await bucketPoint(app.page, 'Top Tools', 3, 0.97);
+    await app.page.mouse.click(at.x, at.y);
+    await waitFor(() => app.requests('monitor/openRuns').length === 1);
+    assert.deepEqual(app.requests('monitor/openRuns'), [{ filter: 'and(eq(run_type, "tool"), eq(name, "web_search"))', startTime: START + 3 * 3 * HOUR, endTime: START + 4 * 3 * HOUR }]);
   });
 
   it('grouped by model, the keyboard reads a group’s point and Enter opens its runs', async () => {

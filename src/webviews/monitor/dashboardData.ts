@@ -95,8 +95,8 @@ export function dashboardOf(section: WireSection, query: Query): Dashboard {
         }
         return row;
       };
-      // Ungrouped series keep their place even with no points.
-      if (query.groupBy === null) for (const s of chart.series) rowOf(s, null);
+      // Ungrouped series keep their place even with no points (a series grouped by itself or by the query has none).
+      if (query.groupBy === null) for (const s of chart.series) if (!s.group_by) rowOf(s, null);
       for (const p of chart.data) {
         const s = byId.get(p.series_id);
         const i = at.get(Date.parse(p.timestamp));
