@@ -230,6 +230,15 @@ describe('webview: monitor', () => {
     const legend = app.page.locator('[data-chart="Trace Latency"] .lsw-chart-legend li');
     await legend.first().waitFor();
     assert.deepEqual(await legend.allTextContents(), ['p50 · gpt-4o', 'p50 · claude-3-5-sonnet', 'p99 · gpt-4o', 'p99 · claude-3-5-sonnet']);
+    // A colour per model, a pattern per metric: p99 of gpt-4o is dashed in p50 of gpt-4o's colour.
+    assert.deepEqual(await legend.locator('.lsw-chart-swatch').evaluateAll((els) => els.map((e) => e.className)), [
+      'lsw-chart-swatch lsw-chart-c0',
+      'lsw-chart-swatch lsw-chart-c1',
+      'lsw-chart-swatch lsw-chart-swatch-line lsw-chart-dash1 lsw-chart-c0',
+      'lsw-chart-swatch lsw-chart-swatch-line lsw-chart-dash1 lsw-chart-c1',
+    ]);
+    await app.page.locator('[data-chart="Trace Latency"]').scrollIntoViewIfNeeded();
+    await screenshot(app.page, 'monitor-grouped');
     const plot = app.page.locator('[data-chart="Trace Latency"] .lsw-chart-plot');
     await plot.focus();
     for (let i = 0; i < 3; i++) await app.page.keyboard.press('ArrowRight');

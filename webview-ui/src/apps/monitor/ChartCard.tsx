@@ -2,12 +2,12 @@
 // them rather than see them (drawn only when opened: a 30-day range at one hour is 720 rows).
 import { useMemo, useState } from 'react';
 import type { Chart, Query } from '../../../../src/protocol/monitor';
-import { PALETTE_SIZE, TimeChart } from '../../common/chart/TimeChart';
+import { swatchClass, TimeChart, type ChartSeries } from '../../common/chart/TimeChart';
 import { formatTick, formatTime, formatValue, ranked, unitLabel } from './model';
 
 export function ChartCard({ chart, times, query, onPick, onPickSeries }: { chart: Chart; times: readonly number[]; query: Query; onPick(series: number, index: number): void; onPickSeries(series: number): void }) {
   const [table, setTable] = useState(false);
-  const series = useMemo(() => chart.series.map((s, i) => ({ name: s.name, values: chart.values[i] ?? [] })), [chart]);
+  const series = useMemo(() => styled(chart), [chart]);
   const time = (t: number) => formatTime(t, query.stride, query.timezone);
   const titleId = `chart-${chart.id}`.replace(/[^A-Za-z0-9_-]/g, '_');
   // Bars of several series (run names, tools, groups): ranked by their total, each opening its runs over the range.
@@ -38,7 +38,7 @@ export function ChartCard({ chart, times, query, onPick, onPickSeries }: { chart
           {top.map(({ index, total }) => (
             <li key={index}>
               <button type="button" className="mon-top-item" onClick={() => onPickSeries(index)} title="Open these runs over the whole range">
-                <span className={`lsw-chart-swatch lsw-chart-c${index % PALETTE_SIZE}`} />
+                <span className={swatchClass(series[index]!, index)} />
                 <span className="mon-top-name">{chart.series[index]!.name}</span>
                 <span className="mon-top-total">{formatValue(total, chart.unit)}</span>
               </button>
@@ -76,4 +76,19 @@ export function ChartCard({ chart, times, query, onPick, onPickSeries }: { chart
       </details>
     </section>
   );
+}
+
+/**
+ * A grouped line chart of several metrics (p50 and p99 per model): a colour per group and a pattern per metric
+ * (solid, dashed, dotted), so the same model reads as one colour. Otherwise a colour per series.
+ */
+function styled(chart: Chart): ChartSeries[] {
+  const groups = [...new Set(chart.series.map((s) => s.group).filter((g): g is string => g !== null))];
+  const metrics = [...new Set(chart.series.map((s) => s.id))];
+  const byGroup = chart.kind === 'line' && groups.length > 1 && metrics.length > 1;
+  return chart.series.map((s, i) => ({
+    name: s.name,
+    values: chart.values[i] ?? [],
+    ...(byGroup && s.group !== null ? { colour: groups.indexOf(s.group), dash: Math.min(2, metrics.indexOf(s.id)) as 0 | 1 | 2 } : {}),
+  }));
 }

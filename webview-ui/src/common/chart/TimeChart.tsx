@@ -12,6 +12,18 @@ export interface ChartSeries {
   name: string;
   /** Aligned with the chart's times; null where the bucket has no value. */
   values: readonly (number | null)[];
+  /** Its colour's place in the theme's palette (default: the series' own place). */
+  colour?: number;
+  /** A line's pattern: 0 solid (default), 1 dashed, 2 dotted — to tell apart series of one colour. */
+  dash?: 0 | 1 | 2;
+}
+
+const DASHES: Record<0 | 1 | 2, number[] | undefined> = { 0: undefined, 1: [6, 3], 2: [2, 3] };
+
+/** The classes of a series' swatch (its colour, and its pattern for a dashed line). */
+export function swatchClass(s: Pick<ChartSeries, 'colour' | 'dash'>, index: number): string {
+  const colour = `lsw-chart-c${(s.colour ?? index) % PALETTE_SIZE}`;
+  return s.dash ? `lsw-chart-swatch lsw-chart-swatch-line lsw-chart-dash${s.dash} ${colour}` : `lsw-chart-swatch ${colour}`;
 }
 
 export interface TimeChartProps {
@@ -163,10 +175,11 @@ export function TimeChart(props: TimeChartProps) {
       series: [
         {},
         ...order.map((i) => {
-          const colour = theme.palette[i % PALETTE_SIZE]!;
+          const s = series[i]!;
+          const colour = theme.palette[(s.colour ?? i) % PALETTE_SIZE]!;
           return kind === 'bar'
-            ? { label: series[i]!.name, stroke: colour, fill: colour, width: 0, paths: bars, points: { show: false } }
-            : { label: series[i]!.name, stroke: colour, width: 1.5, spanGaps: false, points: { show: times.length <= 2, size: 5 } };
+            ? { label: s.name, stroke: colour, fill: colour, width: 0, paths: bars, points: { show: false } }
+            : { label: s.name, stroke: colour, width: 1.5, dash: DASHES[s.dash ?? 0], spanGaps: false, points: { show: times.length <= 2, size: 5 } };
         }),
       ],
       hooks: {
@@ -279,7 +292,7 @@ export function TimeChart(props: TimeChartProps) {
               <div className="lsw-chart-tip-time">{props.formatTime(times[shownIndex]!)}</div>
               {series.map((s, i) => (
                 <div key={i} className={`lsw-chart-tip-row${hover?.series === i ? ' lsw-chart-tip-focus' : ''}`}>
-                  <span className={`lsw-chart-swatch lsw-chart-c${i % PALETTE_SIZE}`} />
+                  <span className={swatchClass(s, i)} />
                   <span className="lsw-chart-tip-name">{s.name}</span>
                   <span className="lsw-chart-tip-value">{props.formatValue(s.values[shownIndex] ?? null)}</span>
                 </div>
@@ -295,7 +308,7 @@ export function TimeChart(props: TimeChartProps) {
         <ul className="lsw-chart-legend" aria-label={`${label}: series`}>
           {series.map((s, i) => (
             <li key={i}>
-              <span className={`lsw-chart-swatch lsw-chart-c${i % PALETTE_SIZE}`} />
+              <span className={swatchClass(s, i)} />
               {s.name}
             </li>
           ))}
