@@ -63,6 +63,7 @@ export const Commands = {
   createProject: 'langsmith.createProject',
   deleteProject: 'langsmith.deleteProject',
   renameProject: 'langsmith.renameProject',
+  monitorProject: 'langsmith.monitorProject',
   createDataset: 'langsmith.createDataset',
   deleteDataset: 'langsmith.deleteDataset',
   // Dataset contents

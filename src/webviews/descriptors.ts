@@ -18,5 +18,6 @@ export const Panels = {
   playground: definePanel({ app: 'playground', instances: 'perKey', load: () => apps().then((m) => m.playgroundApp) }),
   compare: definePanel({ app: 'compare', instances: 'perKey', load: () => apps().then((m) => m.compareApp) }),
   runs: definePanel({ app: 'runs', instances: 'perKey', load: () => apps().then((m) => m.runsApp) }),
+  monitor: definePanel({ app: 'monitor', instances: 'perKey', load: () => apps().then((m) => m.monitorApp) }),
   queueSettings: definePanel({ app: 'queueSettings', instances: 'perKey', load: () => apps().then((m) => m.queueSettingsApp) }),
 };

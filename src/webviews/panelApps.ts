@@ -9,5 +9,6 @@ export { traceApp } from './trace/tracePanel';
 export { reviewApp } from './review/reviewPanel';
 export { playgroundApp } from './playground/playgroundPanel';
 export { compareApp } from './compare/comparePanel';
+export { monitorApp } from './monitor/monitorPanel';
 export { queueSettingsApp } from './queueSettings/queueSettingsPanel';
 export { runsApp } from './runs/runsPanel';

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { Dashboard, MonitorState, Query } from '../../src/protocol/monitor';
-import { dashboardOf, type WireChart, type WireSection } from '../../src/webviews/monitor/dashboardData';
+import type { DashboardChart, ProjectDashboard } from '../../src/client';
+import { dashboardOf } from '../../src/webviews/monitor/dashboardData';
 import { HostError, screenshot, withWebviewApps } from './harness';
 
 const HOUR = 3600_000;
@@ -22,23 +23,25 @@ const errorRate = (i: number) => (i === 30 ? 0.32 : 0.02 + (i % 5) / 100);
 const p50 = (i: number) => (i === 10 ? 0.85 : i >= 40 ? 1.9 : 0.8 + (i % 3) / 20);
 const p99 = (i: number) => (i === 10 ? 2.4 : i >= 40 ? 6.5 : 2.2 + (i % 4) / 10);
 
-function chart(id: string, title: string, type: 'line' | 'bar', series: WireChart['series'], value: (series: string, i: number, group: string | null) => number | null, groups: (string | null)[] = [null]): WireChart {
-  const data: WireChart['data'] = [];
+function chart(id: string, title: string, type: 'line' | 'bar', series: DashboardChart['series'], value: (series: string, i: number, group: string | null) => number | null, groups: (string | null)[] = [null]): DashboardChart {
+  const data: DashboardChart['data'] = [];
   for (let i = 0; i < BUCKETS; i++) for (const s of series) for (const group of groups) data.push({ series_id: s.id, timestamp: iso(i), value: value(s.id, i, group), group });
   return { id, title, chart_type: type, index: 0, series, data };
 }
 
 /** LangSmith's prebuilt project dashboard: traces, LLM calls, cost and tokens, run names, feedback. */
-function section(opts: { groups?: (string | null)[]; empty?: boolean } = {}): WireSection {
+function section(opts: { groups?: (string | null)[]; empty?: boolean } = {}): ProjectDashboard {
   const groups = opts.groups ?? [null];
   const share = (g: string | null) => (g === null ? 1 : g === groups[0] ? 0.7 : 0.3);
   const z = opts.empty ? 0 : 1;
   const root = { filter: 'eq(is_root, true)' };
   return {
+    id: '00000000-0000-4000-8000-0000000000d1',
     title: 'Prebuilt dashboard',
     charts: [],
     sub_sections: [
       {
+        id: 'sub-traces',
         title: 'Traces',
         index: 0,
         charts: [
@@ -69,6 +72,7 @@ function section(opts: { groups?: (string | null)[]; empty?: boolean } = {}): Wi
         ],
       },
       {
+        id: 'sub-cost-tokens',
         title: 'Cost & Tokens',
         index: 1,
         charts: [
@@ -77,6 +81,7 @@ function section(opts: { groups?: (string | null)[]; empty?: boolean } = {}): Wi
         ],
       },
       {
+        id: 'sub-run-names',
         title: 'Run names',
         index: 2,
         charts: [
@@ -99,6 +104,7 @@ function section(opts: { groups?: (string | null)[]; empty?: boolean } = {}): Wi
         ],
       },
       {
+        id: 'sub-feedback',
         title: 'Feedback',
         index: 3,
         charts: [

@@ -2,37 +2,9 @@
 // points `{series_id, timestamp, value, group}`) turned into what the monitor page draws: one time axis for every
 // chart and, per chart, a row of values per series and group. No `vscode` here: the page's component tests build
 // their state from fixtures in LangSmith's shape through this same function.
+import type { DashboardChart, DashboardPoint, DashboardSeries, ProjectDashboard } from '../../client';
 import type { Chart, Dashboard, GroupBy, Query, Series, Unit } from '../../protocol/monitor';
 import { MAX_CHARTS, MAX_POINTS, MAX_SERIES } from '../../protocol/monitor';
-
-/** The parts of LangSmith's `CustomChartsSection` the page uses (`SingleCustomChartResponse`, `CustomChartSeries`, `CustomChartsDataPoint`). */
-export interface WirePoint {
-  series_id: string;
-  timestamp: string;
-  value: number | Record<string, unknown> | null;
-  group?: string | null;
-}
-export interface WireSeries {
-  id: string;
-  name: string;
-  metric: string;
-  feedback_key?: string | null;
-  filters?: { filter?: string | null } | null;
-  group_by?: { attribute: GroupBy['attribute']; path?: string | null } | null;
-}
-export interface WireChart {
-  id: string;
-  title: string;
-  chart_type: 'line' | 'bar';
-  index?: number;
-  series: WireSeries[];
-  data: WirePoint[];
-}
-export interface WireSection {
-  title: string;
-  charts: WireChart[];
-  sub_sections?: { title: string; index?: number; charts: WireChart[] }[] | null;
-}
 
 const cut = (s: string, n = 2000) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -47,17 +19,18 @@ export function unitOf(metric: string): Unit {
 }
 
 /** A point's number: a number as it is, a feedback object's average (`{avg}`), else none. */
-function numberOf(value: WirePoint['value']): number | null {
+function numberOf(value: DashboardPoint['value']): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (value && typeof value === 'object' && typeof value['avg'] === 'number' && Number.isFinite(value['avg'])) return value['avg'];
   return null;
 }
 
 /** The dashboard of one query: every chart of the section and its sub-sections, in LangSmith's order. */
-export function dashboardOf(section: WireSection, query: Query): Dashboard {
-  const charts: { chart: WireChart; section: string }[] = [
-    ...section.charts.map((chart) => ({ chart, section: section.title })),
-    ...[...(section.sub_sections ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).flatMap((s) => [...s.charts].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((chart) => ({ chart, section: s.title }))),
+export function dashboardOf(section: ProjectDashboard, query: Query): Dashboard {
+  const byIndex = (a: DashboardChart, b: DashboardChart) => a.index - b.index;
+  const charts: { chart: DashboardChart; section: string }[] = [
+    ...[...section.charts].sort(byIndex).map((chart) => ({ chart, section: section.title })),
+    ...(section.sub_sections ?? []).flatMap((s) => [...s.charts].sort(byIndex).map((chart) => ({ chart, section: s.title }))),
   ].slice(0, MAX_CHARTS);
 
   // One time axis: every bucket any chart has, ascending. (Each timestamp is parsed once: a 30-day range at an hour
@@ -81,7 +54,7 @@ export function dashboardOf(section: WireSection, query: Query): Dashboard {
       // A series per LangSmith series and group, in the order the series are listed and the groups first seen.
       const rows = new Map<string, { series: Series; values: (number | null)[] }>();
       const byId = new Map(chart.series.map((s) => [s.id, s]));
-      const rowOf = (s: WireSeries, group: string | null) => {
+      const rowOf = (s: DashboardSeries, group: string | null) => {
         const k = group === null ? s.id : `${s.id}\u0000${group}`;
         let row = rows.get(k);
         if (!row && rows.size < MAX_SERIES) {

@@ -88,8 +88,8 @@ describe('rows and menus a new user sees', function () {
 
   it('offers exactly the actions that apply to each state (the menu table)', () => {
     const table: [ViewName, string, string[]][] = [
-      ['projects', 'project', ['copyId', 'copyLink', 'deleteProject', 'openInLangSmith', 'openRuns', 'refreshItem', 'renameProject']],
-      ['projects', 'project.experiment', ['compareExperiments', 'copyId', 'copyLink', 'deleteProject', 'openInLangSmith', 'openRuns', 'refreshItem', 'renameProject', 'saveComparison']],
+      ['projects', 'project', ['copyId', 'copyLink', 'deleteProject', 'monitorProject', 'openInLangSmith', 'openRuns', 'refreshItem', 'renameProject']],
+      ['projects', 'project.experiment', ['compareExperiments', 'copyId', 'copyLink', 'deleteProject', 'monitorProject', 'openInLangSmith', 'openRuns', 'refreshItem', 'renameProject', 'saveComparison']],
       ['projects', 'run.unshared', ['addFeedback', 'addRunToDataset', 'addRunsToQueue', 'copyFeedbackLink', 'copyId', 'copyLink', 'openInLangSmith', 'openRun', 'openTrace', 'refreshItem', 'shareRun', 'showFeedback']],
       ['projects', 'run.shared', ['addFeedback', 'addRunToDataset', 'addRunsToQueue', 'copyFeedbackLink', 'copyId', 'copyLink', 'openInLangSmith', 'openRun', 'openTrace', 'refreshItem', 'showFeedback', 'unshareRun']],
       ['projects', 'thread', ['openThread']],
