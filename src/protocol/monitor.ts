@@ -92,7 +92,7 @@ export const Query = z
     endTime: z.number(),
     stride: Stride,
     /** An IANA time zone (buckets of a day or more start at its midnight). */
-    timezone: z.string().check(z.minLength(1), z.maxLength(100)),
+    timezone: z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[A-Za-z][A-Za-z0-9_+\-/]*$/, 'A time zone is an IANA name such as Europe/Paris.')),
     groupBy: z.nullable(GroupBy),
   })
   .check(

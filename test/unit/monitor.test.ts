@@ -2,7 +2,7 @@
 // behind a point (webview-ui/src/apps/monitor/model.ts): its window and LangSmith's filter for its group.
 import assert from 'node:assert/strict';
 import { defaultQuery, movedToNow, Query, strideFor, strideMs, stridesFor, type Chart, type Series } from '../../src/protocol/monitor';
-import { formatValue, groupFilter, quoted, runsTarget } from '../../webview-ui/src/apps/monitor/model';
+import { formatTime, formatValue, groupFilter, quoted, runsTarget } from '../../webview-ui/src/apps/monitor/model';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -43,6 +43,8 @@ describe('monitor: strides', () => {
     assert.equal(Query.safeParse({ ...q, stride: { days: 0, hours: 0, minutes: 1 } }).success, false, '10,080 buckets');
     assert.equal(Query.safeParse({ ...q, groupBy: { attribute: 'metadata', path: 'ls_model_name' } }).success, true);
     assert.equal(Query.safeParse({ ...q, groupBy: { attribute: 'feedback', path: null } }).success, false);
+    for (const zone of ['UTC', 'America/Argentina/Buenos_Aires', 'Etc/GMT+5']) assert.equal(Query.safeParse({ ...q, timezone: zone }).success, true, zone);
+    assert.equal(Query.safeParse({ ...q, timezone: '<script>' }).success, false);
   });
 
   it('moves a preset up to now and leaves a custom range where it was', () => {
@@ -102,5 +104,8 @@ describe('monitor: the runs behind a point', () => {
     assert.equal(formatValue(0.00123, 'usd'), '$0.00123');
     assert.equal(formatValue(3.5, 'usd'), '$3.5');
     assert.equal(formatValue(null, 'count'), '—');
+    assert.equal(formatTime(Date.UTC(2026, 0, 11, 6), { days: 0, hours: 3, minutes: 0 }, 'UTC'), 'Jan 11, 06:00');
+    assert.equal(formatTime(Date.UTC(2026, 0, 11, 6), { days: 1, hours: 0, minutes: 0 }, 'Asia/Tokyo'), 'Jan 11');
+    assert.match(formatTime(Date.UTC(2026, 0, 11, 6), { days: 0, hours: 3, minutes: 0 }, 'Not/AZone'), /^Jan 1[01], \d\d:00$/);
   });
 });

@@ -357,6 +357,38 @@ describe('webview: monitor', () => {
     assert.deepEqual(await card.locator('tbody tr').nth(10).locator('th, td').allTextContents(), ['Jan 11, 06:00', '850 ms', '2.4 s']);
   });
 
+  it('asks for everything again when the page loads again (a hidden tab shown, a reload)', async () => {
+    let readies = 0;
+    const base = handlers();
+    const app = await open('monitor', {
+      theme: 'dark',
+      handlers: {
+        ...base,
+        'monitor/ready': () => {
+          readies++;
+          const answer = base['monitor/ready']();
+          // The second load finds a newer range: the host's answer is what shows, nothing kept from before.
+          return readies === 1 ? answer : { ...answer, state: stateOf(dashboardOf(section({ empty: true }), { ...QUERY, range: '24h' })) };
+        },
+      },
+    });
+    await app.page.getByTestId('chart').first().waitFor();
+    await app.reload();
+    await app.page.getByTestId('empty').waitFor();
+    assert.equal(readies, 2);
+    assert.equal(await app.page.getByTestId('range').inputValue(), '24h');
+  });
+
+  it('? opens the keys help and Escape closes it', async () => {
+    const app = await open('monitor', { theme: 'dark', handlers: handlers() });
+    await app.page.getByTestId('chart').first().waitFor();
+    await app.page.keyboard.press('?');
+    await app.page.getByTestId('keys-help').waitFor();
+    assert.match((await app.page.getByTestId('keys-help').textContent())!, /Enter.*Open the runs of the bucket/);
+    await app.page.keyboard.press('Escape');
+    await app.page.getByTestId('keys-help').waitFor({ state: 'detached' });
+  });
+
   for (const theme of ['dark', 'light'] as const) {
     it(`is readable at 450 px in the ${theme} theme`, async () => {
       const app = await open('monitor', { theme, width: 450, height: 1400, handlers: handlers() });

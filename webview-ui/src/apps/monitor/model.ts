@@ -111,13 +111,18 @@ export function unitLabel(unit: Unit): string {
 /** A bucket's start as the tooltip says it, in the page's time zone: minutes for strides under a day. */
 export function formatTime(t: number, stride: Stride, timezone: string): string {
   const days = strideMs(stride) >= 24 * 3600_000;
-  return new Intl.DateTimeFormat('en-US', {
-    timeZone: timezone,
+  const options: Intl.DateTimeFormatOptions = {
     month: 'short',
     day: 'numeric',
     ...(days ? {} : { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
     ...(days && stride.days >= 7 ? { year: 'numeric' } : {}),
-  }).format(t);
+  };
+  try {
+    return new Intl.DateTimeFormat('en-US', { ...options, timeZone: timezone }).format(t);
+  } catch {
+    // A zone this browser does not know: the page's own.
+    return new Intl.DateTimeFormat('en-US', options).format(t);
+  }
 }
 
 /** "15 min", "1 h", "6 h", "1 day". */
