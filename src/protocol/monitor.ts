@@ -176,9 +176,9 @@ export const Reload = defineRequest('monitor/reload', z.strictObject({}), Monito
 /** The charts of another range, stride or grouping (remembered for the next time the project opens). */
 export const Load = defineRequest('monitor/load', Query, Dashboard);
 
-/** Opens the runs panel on the runs behind a point: a window of time and LangSmith's filter for the group. */
+/** Opens the runs panel on the runs behind a point: root runs, LLM calls or all, a window of time and LangSmith's filter for the group. */
 export const OpenRuns = defineRequest(
   'monitor/openRuns',
-  z.strictObject({ filter: z.nullable(z.string().check(z.maxLength(4000))), startTime: z.number(), endTime: z.number() }),
+  z.strictObject({ scope: z.enum(['root', 'llm', 'all']), filter: z.nullable(z.string().check(z.maxLength(4000))), startTime: z.number(), endTime: z.number() }),
   z.strictObject({}),
 );

@@ -61,11 +61,11 @@ describe('monitor: the runs behind a point', () => {
   const t = Date.UTC(2026, 0, 12, 14);
 
   it('opens the bucket’s window with no filter for an ungrouped series', () => {
-    assert.deepEqual(runsTarget(chart('Trace Count', series()), { series: series(), time: t }, stride), { filter: null, startTime: t, endTime: t + HOUR });
+    assert.deepEqual(runsTarget(chart('Trace Count', series()), { series: series(), time: t }, stride), { scope: 'all', filter: null, startTime: t, endTime: t + HOUR });
   });
 
   it('cuts the window at the end of the range', () => {
-    assert.deepEqual(runsTarget(chart('Trace Count', series()), { series: series(), time: t }, stride, t + 20 * MIN), { filter: null, startTime: t, endTime: t + 20 * MIN });
+    assert.deepEqual(runsTarget(chart('Trace Count', series()), { series: series(), time: t }, stride, t + 20 * MIN), { scope: 'all', filter: null, startTime: t, endTime: t + 20 * MIN });
   });
 
   it('writes the group as LangSmith’s filter, for each grouping', () => {
@@ -80,8 +80,14 @@ describe('monitor: the runs behind a point', () => {
     const err = series({ metric: 'error_rate', name: 'Error rate', filter: 'eq(is_root, true)', group: 'gpt-4o', groupBy: { attribute: 'metadata', path: 'ls_model_name' } });
     assert.equal(
       runsTarget(chart('Trace Error Rate', err), { series: err, time: t }, stride).filter,
-      'and(eq(is_root, true), and(eq(metadata_key, "ls_model_name"), eq(metadata_value, "gpt-4o")), eq(status, "error"))',
+      'and(and(eq(metadata_key, "ls_model_name"), eq(metadata_value, "gpt-4o")), eq(status, "error"))',
     );
+    // Root runs and LLM calls are the runs panel's scopes; another series filter stays a filter over all runs.
+    assert.equal(runsTarget(chart('Trace Error Rate', err), { series: err, time: t }, stride).scope, 'root');
+    const llm = series({ metric: 'latency_p50', filter: 'eq(run_type, "llm")' });
+    assert.deepEqual(runsTarget(chart('LLM Latency', llm), { series: llm, time: t }, stride), { scope: 'llm', filter: null, startTime: t, endTime: t + HOUR });
+    const tools = series({ filter: 'eq(run_type, "tool")', group: 'web_search', groupBy: { attribute: 'name', path: null } });
+    assert.deepEqual(runsTarget(chart('Top Tools', tools), { series: tools, time: t }, stride), { scope: 'all', filter: 'and(eq(run_type, "tool"), eq(name, "web_search"))', startTime: t, endTime: t + HOUR });
     // A count of errors is an error chart too; a series already filtered on its status is not filtered twice.
     assert.equal(runsTarget(chart('Errors', series()), { series: series(), time: t }, stride).filter, 'eq(status, "error")');
     const failed = series({ name: 'Error', filter: 'eq(status, "error")' });

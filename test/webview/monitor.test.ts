@@ -197,7 +197,7 @@ describe('webview: monitor', () => {
     const at = await bucketPoint(app.page, 'Trace Error Rate', 30, 0.2);
     await app.page.mouse.click(at.x, at.y);
     await waitFor(() => app.requests('monitor/openRuns').length === 1);
-    assert.deepEqual(app.requests('monitor/openRuns'), [{ filter: 'and(eq(is_root, true), eq(status, "error"))', startTime: START + 30 * 3 * HOUR, endTime: START + 31 * 3 * HOUR }]);
+    assert.deepEqual(app.requests('monitor/openRuns'), [{ scope: 'root', filter: 'eq(status, "error")', startTime: START + 30 * 3 * HOUR, endTime: START + 31 * 3 * HOUR }]);
   });
 
   it('a click on a bar opens that name’s runs of that bucket', async () => {
@@ -206,14 +206,14 @@ describe('webview: monitor', () => {
     const at = await bucketPoint(app.page, 'Runs by Name', 5, 0.97);
     await app.page.mouse.click(at.x, at.y);
     await waitFor(() => app.requests('monitor/openRuns').length === 1);
-    assert.deepEqual(app.requests('monitor/openRuns'), [{ filter: 'eq(name, "retrieve_docs")', startTime: START + 5 * 3 * HOUR, endTime: START + 6 * 3 * HOUR }]);
+    assert.deepEqual(app.requests('monitor/openRuns'), [{ scope: 'all', filter: 'eq(name, "retrieve_docs")', startTime: START + 5 * 3 * HOUR, endTime: START + 6 * 3 * HOUR }]);
   });
 
   it('a name of the top list opens its runs over the whole range', async () => {
     const app = await open('monitor', { theme: 'dark', handlers: handlers() });
     await app.page.locator('[data-chart="Runs by Name"] .mon-top-item').first().click();
     await waitFor(() => app.requests('monitor/openRuns').length === 1);
-    assert.deepEqual(app.requests('monitor/openRuns'), [{ filter: 'eq(name, "ChatOpenAI")', startTime: QUERY.startTime, endTime: QUERY.endTime }]);
+    assert.deepEqual(app.requests('monitor/openRuns'), [{ scope: 'all', filter: 'eq(name, "ChatOpenAI")', startTime: QUERY.startTime, endTime: QUERY.endTime }]);
   });
 
   it('a chart grouped by its own series ranks its groups and opens their runs', async () => {
@@ -224,7 +224,7 @@ describe('webview: monitor', () => {
     const at = await bucketPoint(app.page, 'Top Tools', 3, 0.97);
     await app.page.mouse.click(at.x, at.y);
     await waitFor(() => app.requests('monitor/openRuns').length === 1);
-    assert.deepEqual(app.requests('monitor/openRuns'), [{ filter: 'and(eq(run_type, "tool"), eq(name, "web_search"))', startTime: START + 3 * 3 * HOUR, endTime: START + 4 * 3 * HOUR }]);
+    assert.deepEqual(app.requests('monitor/openRuns'), [{ scope: 'all', filter: 'and(eq(run_type, "tool"), eq(name, "web_search"))', startTime: START + 3 * 3 * HOUR, endTime: START + 4 * 3 * HOUR }]);
   });
 
   it('grouped by model, the keyboard reads a group’s point and Enter opens its runs', async () => {
@@ -255,8 +255,9 @@ describe('webview: monitor', () => {
     assert.equal(await live.textContent(), `${new Intl.DateTimeFormat('en-US', { timeZone: asked.timezone, month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(times[2]!)}: p50 · claude-3-5-sonnet 1.35 s`);
     await app.page.keyboard.press('Enter');
     await waitFor(() => app.requests('monitor/openRuns').length === 1);
-    const target = app.requests('monitor/openRuns')[0] as { filter: string; startTime: number; endTime: number };
-    assert.equal(target.filter, 'and(eq(is_root, true), and(eq(metadata_key, "ls_model_name"), eq(metadata_value, "claude-3-5-sonnet")))');
+    const target = app.requests('monitor/openRuns')[0] as { scope: string; filter: string; startTime: number; endTime: number };
+    assert.equal(target.scope, 'root');
+    assert.equal(target.filter, 'and(eq(metadata_key, "ls_model_name"), eq(metadata_value, "claude-3-5-sonnet"))');
     assert.equal(target.startTime, times[2]);
     assert.equal(target.endTime, Math.min(times[2]! + asked.stride.hours * HOUR + asked.stride.minutes * 60_000 + asked.stride.days * 24 * HOUR, asked.endTime));
   });

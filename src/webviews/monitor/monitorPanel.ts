@@ -4,18 +4,12 @@
 // on a point opens the runs panel on the runs behind it.
 import * as vscode from 'vscode';
 import type { LangSmithClient } from '../../client';
+import { Commands } from '../../constants';
 import { defaultQuery, Load, MAX_GROUPS, MonitorKey, MonitorReady, movedToNow, OpenRuns, Query, Reload, type Dashboard, type MonitorState } from '../../protocol/monitor';
 import type { ParamsOf } from '../../protocol/messages';
 import type { PanelApp, PanelServices } from '../panels';
 import { problemOf, reported } from '../reported';
 import { dashboardOf } from './dashboardData';
-
-/**
- * The runs panel's command (`{ projectId, projectName, filter, startTime, endTime }`). The runs panel contributes and
- * registers it; until it is part of the build the id is not among the Commands, whose list the manifest and the
- * activation tests hold to exactly what is contributed and registered.
- */
-export const OPEN_RUNS = 'langsmith.openRuns';
 
 const queryKey = (projectId: string) => `langsmith.monitor.query/${projectId}`;
 
@@ -81,19 +75,18 @@ export class MonitorSession {
     return dashboardOf(section, query);
   }
 
-  /** The runs panel on the runs behind a point (its own command: the runs panel is another room). */
+  /** The runs panel on the runs behind a point, through its command (the runs panel is another room). */
   async openRuns(target: ParamsOf<typeof OpenRuns>): Promise<Record<string, never>> {
     if (!(target.endTime > target.startTime)) throw new Error(vscode.l10n.t('The window of runs to open is empty.'));
     const args = {
       projectId: this.key.projectId,
       projectName: this.key.projectName,
+      scope: target.scope,
       filter: target.filter ?? undefined,
       startTime: new Date(target.startTime).toISOString(),
       endTime: new Date(target.endTime).toISOString(),
     };
-    const commands = await vscode.commands.getCommands(true);
-    if (!commands.includes(OPEN_RUNS)) throw new Error(vscode.l10n.t('The runs panel is not available in this version of LangSmith Workbench.'));
-    await vscode.commands.executeCommand(OPEN_RUNS, args);
+    await vscode.commands.executeCommand(Commands.openRuns, args);
     return {};
   }
 }

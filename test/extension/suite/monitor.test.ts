@@ -6,9 +6,9 @@ import * as vscode from 'vscode';
 import { Commands } from '../../../src/constants';
 import type { WorkbenchApi } from '../../../src/extension';
 import type { Dashboard, MonitorKey, MonitorState, Query } from '../../../src/protocol/monitor';
+import type { RunsKey } from '../../../src/protocol/runs';
 import type { TreeNode } from '../../../src/views/treeNode';
 import { Panels } from '../../../src/webviews/descriptors';
-import { OPEN_RUNS } from '../../../src/webviews/monitor/monitorPanel';
 import { ScriptedPrompter } from './scriptedPrompter';
 import { activateWorkbench, hostCall, hostOk, runScripted } from './support';
 
@@ -101,28 +101,18 @@ describe('monitor panel', function () {
     assert.ok(panelOf(PROJECT), 'the monitor panel opened');
   });
 
-  it('a point opens the runs panel on its window and group', async () => {
-    await vscode.commands.executeCommand(Commands.monitorProject, { projectId: await projectId(), projectName: PROJECT });
+  it('a point opens the runs panel on its window, scope and group', async () => {
+    const id = await projectId();
+    await vscode.commands.executeCommand(Commands.monitorProject, { projectId: id, projectName: PROJECT });
     const panel = panelOf(PROJECT)!;
-    const target = { filter: 'and(eq(is_root, true), eq(status, "error"))', startTime: Date.UTC(2026, 0, 12, 14), endTime: Date.UTC(2026, 0, 12, 15) };
-    const registered = (await vscode.commands.getCommands(true)).includes(OPEN_RUNS);
-    if (registered) {
-      // The runs panel is there: the request goes through to it.
-      await hostOk(panel.host, 'monitor/openRuns', target);
-      return;
-    }
-    // Without the runs panel, the page is told so.
-    const refused = await hostCall(panel.host, 'monitor/openRuns', target);
-    assert.equal(refused.ok, false);
-    // The runs panel's command stands in while it is not part of this build: what the panel asks it for is seen.
-    const calls: unknown[] = [];
-    const spy = vscode.commands.registerCommand(OPEN_RUNS, (arg: unknown) => void calls.push(arg));
-    try {
-      await hostOk(panel.host, 'monitor/openRuns', target);
-    } finally {
-      spy.dispose();
-    }
-    assert.deepEqual(calls, [{ projectId: await projectId(), projectName: PROJECT, filter: target.filter, startTime: '2026-01-12T14:00:00.000Z', endTime: '2026-01-12T15:00:00.000Z' }]);
+    const target = { scope: 'root', filter: 'and(eq(metadata_key, "ls_model_name"), eq(metadata_value, "gpt-4o"), eq(status, "error"))', startTime: Date.UTC(2026, 0, 12, 14), endTime: Date.UTC(2026, 0, 12, 15) };
+    await hostOk(panel.host, 'monitor/openRuns', target);
+    const runs = workbench.panels.panelsOf<RunsKey>(Panels.runs).find((p) => p.key.projectId === id);
+    assert.ok(runs, 'the runs panel opened on the project');
+    assert.deepEqual(runs.key, { projectId: id, projectName: PROJECT, query: { scope: 'root', filter: target.filter, startTime: target.startTime, endTime: target.endTime } });
+    // A window that is not one is refused before anything opens.
+    const bad = await hostCall(panel.host, 'monitor/openRuns', { ...target, endTime: target.startTime });
+    assert.equal(bad.ok, false);
   });
 
   async function projectId(): Promise<string> {

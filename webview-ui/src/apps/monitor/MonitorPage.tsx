@@ -20,7 +20,7 @@ import { Banner, Button, ProgressRing, TextButton } from '../../common/component
 import { KeysHelp } from '../../common/components/KeysHelp';
 import { isTyping, useKeysHelp, usePageKeys } from '../../common/keys';
 import { ChartCard } from './ChartCard';
-import { fromLocalInput, hasRuns, RANGE_LABELS, runsTarget, seriesFilter, strideLabel, toLocalInput } from './model';
+import { type RunsTarget, fromLocalInput, hasRuns, RANGE_LABELS, runsTarget, seriesRuns, strideLabel, toLocalInput } from './model';
 
 type Monitoring = Extract<MonitorState, { kind: 'monitor' }>;
 
@@ -126,7 +126,7 @@ export function MonitorPage({ state }: { state: Monitoring }) {
     if (e.key === 'Enter') chooseGroup('metadata', (e.target as HTMLInputElement).value);
   }
 
-  async function openRuns(target: { filter: string | null; startTime: number; endTime: number }) {
+  async function openRuns(target: RunsTarget) {
     setError(undefined);
     const result = await open.run(target);
     if (!result.ok && result.error.code !== 'cancelled') setError(result.error.message);
@@ -241,7 +241,7 @@ export function MonitorPage({ state }: { state: Monitoring }) {
                   times={dashboard.times}
                   query={query}
                   onPick={(series, index) => void openRuns(runsTarget(chart, { series: chart.series[series]!, time: dashboard.times[index]! }, query.stride, query.endTime))}
-                  onPickSeries={(series) => void openRuns({ filter: seriesFilter(chart, chart.series[series]!), startTime: query.startTime, endTime: query.endTime })}
+                  onPickSeries={(series) => void openRuns({ ...seriesRuns(chart, chart.series[series]!), startTime: query.startTime, endTime: query.endTime })}
                 />
               </div>
             );

@@ -2,11 +2,23 @@
 // its group), how values and times read, and the labels of ranges and strides.
 import { strideMs, type Chart, type GroupBy, type Series, type Stride, type Unit } from '../../../../src/protocol/monitor';
 
-/** What the runs panel opens on: the bucket's window and the filter of the point's group (null: every run). */
+/**
+ * What the runs panel opens on: which runs (root runs, LLM calls, or all), the bucket's window, and the filter of the
+ * point's group (null: every run of the scope).
+ */
 export interface RunsTarget {
+  scope: 'root' | 'llm' | 'all';
   filter: string | null;
   startTime: number;
   endTime: number;
+}
+
+/** A series' own filter as the runs panel's scope where it is one (root runs, LLM calls), and what is left of it. */
+export function scopeOf(filter: string | null): { scope: RunsTarget['scope']; rest: string | null } {
+  const f = filter?.trim() ?? '';
+  if (f === 'eq(is_root, true)') return { scope: 'root', rest: null };
+  if (f === 'eq(run_type, "llm")') return { scope: 'llm', rest: null };
+  return { scope: 'all', rest: f || null };
 }
 
 /** A string in LangSmith's filter language: double quotes, with quotes and backslashes escaped. */
@@ -41,16 +53,17 @@ export function isErrorChart(chart: Chart, series: Series): boolean {
 export function runsTarget(chart: Chart, point: { series: Series; time: number }, stride: Stride, rangeEnd?: number): RunsTarget {
   const { series, time } = point;
   const end = time + strideMs(stride);
-  return { filter: seriesFilter(chart, series), startTime: time, endTime: rangeEnd !== undefined && rangeEnd > time ? Math.min(end, rangeEnd) : end };
+  return { ...seriesRuns(chart, series), startTime: time, endTime: rangeEnd !== undefined && rangeEnd > time ? Math.min(end, rangeEnd) : end };
 }
 
-/** The filter of a series' runs: its own filter, its group's, and the failed runs only on an error chart. */
-export function seriesFilter(chart: Chart, series: Series): string | null {
+/** The runs of a series: its scope, and its own filter, its group's, and the failed runs only on an error chart. */
+export function seriesRuns(chart: Chart, series: Series): Pick<RunsTarget, 'scope' | 'filter'> {
+  const { scope, rest } = scopeOf(series.filter);
   const parts: string[] = [];
-  if (series.filter) parts.push(series.filter);
+  if (rest) parts.push(rest);
   if (series.group !== null && series.groupBy) parts.push(groupFilter(series.groupBy, series.group));
   if (isErrorChart(chart, series)) parts.push('eq(status, "error")');
-  return parts.length === 0 ? null : parts.length === 1 ? parts[0]! : `and(${parts.join(', ')})`;
+  return { scope, filter: parts.length === 0 ? null : parts.length === 1 ? parts[0]! : `and(${parts.join(', ')})` };
 }
 
 /** A bar chart's series ranked by their total over the range (the top run names, tools or groups), largest first. */
