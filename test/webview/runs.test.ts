@@ -75,6 +75,7 @@ function host(over: Record<string, (p: unknown) => unknown> = {}, s: RunsState =
     'runs/saveLayout': () => ({}),
     'runs/saveFilters': () => ({}),
     'runs/countNewer': () => ({ count: 0, more: false }),
+    'runs/openMonitor': () => ({}),
     ...over,
   };
 }
@@ -119,6 +120,8 @@ describe('webview: runs', () => {
       assert.equal((await failed.getByRole('gridcell').allTextContents())[2], 'RateLimitError: too many requests', 'a failed run shows its error where the output would be');
       assert.deepEqual(app.problems, []);
       await screenshot(page, `runs-${theme}`);
+      await page.getByTestId('open-monitor').click();
+      await until(app, () => app.requests('runs/openMonitor').length === 1, 'Monitor was not asked for');
       await app.close();
     }
   });

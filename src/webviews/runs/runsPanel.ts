@@ -13,6 +13,7 @@ import {
   DEFAULT_COLUMNS,
   EMPTY_QUERY,
   Layout,
+  OpenMonitor,
   QueryRuns,
   Reload,
   RUNS_PAGE,
@@ -52,6 +53,9 @@ export const runsApp: PanelApp<RunsKey, typeof RunsReady.result.shape.state> = {
     host.router.onRequest(SaveLayout, (layout) => reported(async () => (await services.workspaceState.update(layoutKey(key.projectId), layout), {})));
     host.router.onRequest(SaveFilters, ({ saved }) => reported(async () => (await services.workspaceState.update(filtersKey(key.projectId), saved), {})));
     host.router.onRequest(ActOnRuns, (p, { signal }) => reported(() => session.act(p, signal)));
+    host.router.onRequest(OpenMonitor, () =>
+      reported(async () => (await vscode.commands.executeCommand(Commands.monitorProject, { projectId: key.projectId, projectName: session.projectName }), {})),
+    );
     const state = async (signal: AbortSignal) => {
       const s = await session.state(signal);
       if (s.kind === 'ready') setTitle(vscode.l10n.t('Runs: {0}', s.project.name));

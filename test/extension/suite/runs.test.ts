@@ -219,6 +219,13 @@ describe('runs panel', function () {
     assert.equal(await vscode.env.clipboard.readText(), ids.slice(0, 2).join('\n'));
   });
 
+  it('opens the project’s monitor from its header', async () => {
+    await hostOk(panel(), 'runs/openMonitor', {});
+    const monitor = workbench.panels.panelsOf<{ projectId: string }>(Panels.monitor).find((p) => p.key.projectId === projectId);
+    assert.ok(monitor, 'the monitor panel of the project is open');
+    monitor.host.dispose();
+  });
+
   it('previews a trace on a single click (the next replaces it) and pins it on a double click', async () => {
     const traces = () => workbench.panels.panelsOf<{ traceId?: string }>(Panels.trace).map((p) => p.key.traceId).filter((t) => ids.includes(t ?? ''));
     for (const p of workbench.panels.panelsOf(Panels.trace)) p.host.dispose();

@@ -6,6 +6,7 @@ import {
   ActOnRuns,
   CountNewer,
   MAX_SELECTED,
+  OpenMonitor,
   NEW_RUNS_EVERY_MS,
   QueryRuns,
   RunsChanged,
@@ -151,6 +152,7 @@ export function RunsPage({ state }: { state: Ready }) {
 }
 
 function Header({ state, query, onScope }: { state: Ready; query: RunsQuery; onScope(scope: RunsQuery['scope']): void }) {
+  const monitor = useRequest(OpenMonitor);
   return (
     <header className="rn-header">
       <h1 className="rn-title" dir="auto" title={state.project.name}>
@@ -163,6 +165,10 @@ function Header({ state, query, onScope }: { state: Ready; query: RunsQuery; onS
           </button>
         ))}
       </div>
+      <span className="rn-spacer" />
+      <TextButton onClick={() => void monitor.run({})} title="Charts of the project over time" data-testid="open-monitor">
+        Monitor
+      </TextButton>
     </header>
   );
 }
