@@ -326,6 +326,10 @@ BEGIN UPDATE runs SET ${RUN_DERIVED} WHERE rowid = NEW.rowid; END;
 CREATE INDEX IF NOT EXISTS runs_session_roots ON runs (session_id, start_time, id) WHERE parent_run_id IS NULL;
 CREATE INDEX IF NOT EXISTS runs_session_root_status ON runs (session_id, status, start_time) WHERE parent_run_id IS NULL;
 CREATE INDEX IF NOT EXISTS runs_session_root_latency ON runs (session_id, latency, start_time) WHERE parent_run_id IS NULL;
+-- Everything run stats, dashboards and project figures read of a project's runs, in time order: they are read from
+-- this index alone (no visit to the runs' rows, which hold their inputs and outputs).
+CREATE INDEX IF NOT EXISTS runs_session_stats ON runs (session_id, start_time, parent_run_id, run_type, name, status, latency,
+  first_token, total_tokens, prompt_tokens, completion_tokens, total_cost, prompt_cost, completion_cost, trace_id, tenant_id);
 `;
 
 const TABLES = [
