@@ -1,11 +1,14 @@
 // A project's prebuilt dashboard (`POST /sessions/{id}/dashboard`): LangSmith's CustomChartsSection — charts of
-// traces, latency, errors, time to first token, tokens, cost, feedback, tools and run types over time buckets. One
-// read of the window's runs in time order (the derived columns, by the project's start-time index) and one of
-// their roots' feedback; every chart's buckets are filled in that pass.
+// traces, latency, errors, time to first token, tokens, cost, feedback, tools and run types over time buckets. The
+// sums and counts of every chart come from one grouped statement (per bucket, root or not, run type and name), the
+// quantiles from one read of the columns they are taken of, both from the project's stats index; then one read of
+// the window's roots' feedback.
 import type { Ctx } from '../context';
 import { HttpError } from '../errors';
 import { bucketStarts, type Stride } from '../timeZones';
-import { FeedbackAcc, STATS_COLUMNS, StatsAcc, feedbackRowsSql, groupSql, groupsOf, type GroupBy, type StatsRow } from './runStats';
+import {
+  FeedbackAcc, PACKED_SCALE, QUANTILE_METRICS, STATS_SOURCE_COLUMNS, SUMS_PARTS, SUMS_WIDTH, StatsAcc, addPacked, packedSql, feedbackRowsSql, groupSql, groupsOf, type GroupBy, type QuantileColumn,
+} from './runStats';
 
 /** Which runs a chart is over. */
 type Population = 'traces' | 'llm' | 'tools' | 'all';
@@ -85,16 +88,23 @@ interface Point {
 class Grid {
   readonly groups = new Map<string, Array<StatsAcc | undefined>>();
   readonly counts = new Map<string, number>();
+  /** The metrics of this grid's series, and the columns they take quantiles of. */
+  readonly metrics: string[] = [];
+  readonly quantiles = new Set<QuantileColumn>();
   constructor(
     private readonly buckets: number,
     readonly groupBy: GroupBy | null,
   ) {}
-  /** Adds a run whose STATS_COLUMNS start at index `o` of `row`. */
-  add(group: string, bucket: number, row: readonly unknown[], o: number): void {
+  /** The accumulator of a group's bucket. */
+  acc(group: string, bucket: number): StatsAcc {
     let accs = this.groups.get(group);
     if (!accs) this.groups.set(group, (accs = new Array<StatsAcc | undefined>(this.buckets)));
-    (accs[bucket] ??= new StatsAcc()).add(row, o);
-    this.counts.set(group, (this.counts.get(group) ?? 0) + 1);
+    return (accs[bucket] ??= new StatsAcc());
+  }
+  /** Adds the sums and counts of some of a group's runs in a bucket (a SUMS_SQL row from index `o`). */
+  addSums(group: string, bucket: number, row: readonly unknown[], o: number): void {
+    this.acc(group, bucket).addSums(row, o);
+    this.counts.set(group, (this.counts.get(group) ?? 0) + (row[o] as number));
   }
   /** The largest groups (by runs in the window; ties by name), or [''] when not grouped. */
   top(): string[] {
@@ -113,6 +123,67 @@ function bucketCursor(starts: string[]) {
     while (i + 1 < starts.length && t >= starts[i + 1]!) i++;
     return i;
   };
+}
+
+/** Which of a bucketedSource's rows are in a population. */
+const POPULATION_SQL: Record<Population, string> = {
+  traces: 'root = 1',
+  llm: "run_type = 'llm'",
+  tools: "run_type = 'tool'",
+  all: '1',
+};
+
+/**
+ * The buckets as [from, to) bounds of start times: each from its start to the next one's, the first from the window's
+ * start and the last to its end, all within the window (a run is in the last bucket that starts at or before it).
+ */
+export function bucketBounds(stamps: string[], from: string, to: string): Array<[string, string]> {
+  return stamps.map((s, i) => {
+    const lo = i === 0 || s < from ? from : s;
+    const next = i === stamps.length - 1 ? to : stamps[i + 1]!;
+    return [lo, next > to ? to : next];
+  });
+}
+
+/**
+ * SQL of a window's runs with their bucket (`b`), whether each is a root, its run type and name, the group of the
+ * section's grouping (`g`, when given; a run with several tags once for each) and STATS_SOURCE_COLUMNS. The buckets
+ * (the temporary table dashboard_buckets, in order) are the outer loop, each a range of the project's stats index,
+ * so rows come bucket by bucket and a grouping by bucket alone needs no sort.
+ */
+function bucketedSource(group: { expr: string; list: boolean } | null): string {
+  const cols = STATS_SOURCE_COLUMNS.split(', ').map((c) => `runs.${c} AS ${c}`).join(', ');
+  const head = `SELECT bk.b AS b, runs.parent_run_id IS NULL AS root, runs.run_type AS run_type, runs.name AS name`;
+  const from = `temp.dashboard_buckets bk CROSS JOIN runs ON runs.session_id = ? AND runs.start_time >= bk.lo AND runs.start_time < bk.hi`;
+  if (!group) return `${head}, NULL AS g, ${cols} FROM ${from}`;
+  if (!group.list) return `${head}, ${group.expr} AS g, ${cols} FROM ${from} WHERE ${group.expr} IS NOT NULL`;
+  const items = (tags: string) => `json_each(CASE WHEN json_valid(${tags}) AND json_type(${tags}) = 'array' THEN ${tags} ELSE '[]' END)`;
+  return `${head}, t.value AS g, ${cols} FROM ${from} CROSS JOIN ${items(group.expr)} t
+     WHERE t.type = 'text' AND NOT EXISTS (SELECT 1 FROM ${items(group.expr)} u WHERE u.key < t.key AND u.type = 'text' AND u.value = t.value)`;
+}
+
+/** The SUMS_SQL columns (by index) each metric reads; a run count is always read. */
+const METRIC_SUMS: Record<string, number[]> = {
+  error_rate: [1], streaming_rate: [2], total_tokens: [4], prompt_tokens: [5], completion_tokens: [6],
+  total_cost: [7], prompt_cost: [8], completion_cost: [9], latency_avg: [10, 11],
+};
+
+/** SUMS_SQL's aggregates of the runs a condition picks (`cond` null: all), NULL for the columns not wanted. */
+function sumsOf(cond: string | null, wanted: Set<number>): string[] {
+  return SUMS_PARTS.map(([agg, arg], i) => {
+    if (i > 0 && !wanted.has(i)) return 'NULL';
+    if (!cond) return `${agg}(${arg})`;
+    return arg === '*' ? `SUM(${cond})` : `${agg}(CASE WHEN ${cond} THEN ${arg} END)`;
+  });
+}
+
+/** Fills the dashboard_buckets table with a window's buckets ([from, to) bounds). */
+function setBuckets(ctx: Ctx, bounds: Array<[string, string]>): void {
+  ctx.db.exec('CREATE TEMP TABLE IF NOT EXISTS dashboard_buckets (b INTEGER PRIMARY KEY, lo TEXT NOT NULL, hi TEXT NOT NULL)');
+  ctx.st.tx(() => {
+    ctx.st.run('DELETE FROM temp.dashboard_buckets');
+    ctx.st.run('INSERT INTO temp.dashboard_buckets (b, lo, hi) SELECT CAST(key AS INTEGER), value ->> 0, value ->> 1 FROM json_each(?)', JSON.stringify(bounds));
+  });
 }
 
 export function projectDashboard(ctx: Ctx, session: { id: string; name: string; tenant_id: string }, req: DashboardRequest) {
@@ -136,30 +207,90 @@ export function projectDashboard(ctx: Ctx, session: { id: string; name: string; 
     const g = seriesGroup(s);
     const k = gridKey(c.population, g);
     if (!grids.has(k)) grids.set(k, new Grid(n, g));
+    const grid = grids.get(k)!;
+    grid.metrics.push(s.metric);
+    const q = QUANTILE_METRICS[s.metric];
+    if (q) grid.quantiles.add(q[0]);
   }
   const gridList = [...grids].map(([k, grid]) => ({ population: k.slice(0, k.indexOf('|')) as Population, grid }));
 
   if (!req.omitData) {
-    // Read row by row (no array of a hundred thousand rows kept), in time order so buckets only move forward.
-    const rows = ctx.st
-      .get(
-        `SELECT parent_run_id IS NULL AS root, run_type, name, ${sectionGroup ? sectionGroup.expr : 'NULL'} AS g, ${STATS_COLUMNS}
-           FROM runs WHERE session_id = ? AND start_time >= ? AND start_time < ? ORDER BY start_time`,
-      )
-      .raw(true)
-      .iterate(session.id, from, to) as IterableIterator<[number, string | null, string | null, string | null, ...StatsRow]>;
-    const bucketOf = bucketCursor(stamps);
-    for (const r of rows) {
-      const b = bucketOf(r[4]!);
-      let sectionGroups: string[] | null = null;
-      for (const { population, grid } of gridList) {
-        if (!inPopulation(population, r[0], r[1])) continue;
-        if (!grid.groupBy) grid.add('', b, r, 4);
-        else if (grid.groupBy === req.groupBy) for (const g of (sectionGroups ??= groupsOf(r[3], sectionGroup!.list))) grid.add(g, b, r, 4);
-        else {
-          const g = grid.groupBy.attribute === 'name' ? r[2] : r[1];
-          if (g !== null) grid.add(g, b, r, 4);
+    setBuckets(ctx, bucketBounds(stamps, from, to));
+    const wantedSums = (grid: Grid) => new Set(grid.metrics.flatMap((m) => METRIC_SUMS[m] ?? []));
+    // The grids split by the section's grouping read runs with their group (a run once per tag); the others read
+    // each run once, and find their group (a run name or type) in its columns.
+    const parts = [
+      { grids: gridList.filter(({ grid }) => !grid.groupBy || grid.groupBy !== req.groupBy), group: null },
+      { grids: gridList.filter(({ grid }) => grid.groupBy && grid.groupBy === req.groupBy), group: sectionGroup },
+    ];
+    for (const { grids: part, group } of parts) {
+      if (!part.length) continue;
+      const source = bucketedSource(group);
+      const keySql = (grid: Grid) => (!grid.groupBy ? "''" : group ? 'g' : grid.groupBy.attribute === 'name' ? 'name' : 'run_type');
+      // Quantile columns read packed per bucket (or cell) beside the sums; those that cannot be are read as they are.
+      const packed = (grid: Grid) => [...grid.quantiles].filter((c) => PACKED_SCALE[c] !== undefined);
+      const unpacked: Array<{ population: Population; grid: Grid; column: QuantileColumn }> = [];
+      const takePacked = (grid: Grid, key: string, b: number, r: unknown[], o: number, failed: Set<QuantileColumn>) =>
+        packed(grid).forEach((c, j) => {
+          if (r[o + 2 * j + 1] === 0) failed.add(c);
+          else addPacked(grid.acc(key, b), c, r[o + 2 * j] as string | null, PACKED_SCALE[c]!);
+        });
+      // Grids not split into groups: each one's sums per bucket, all in one statement grouped by bucket alone.
+      const whole = group ? [] : part.filter(({ grid }) => !grid.groupBy);
+      if (whole.length) {
+        const select: string[] = [];
+        const offsets: number[] = [];
+        for (const { population, grid } of whole) {
+          const cond = population === 'all' ? null : POPULATION_SQL[population];
+          offsets.push(1 + select.length);
+          select.push(...sumsOf(cond, wantedSums(grid)), ...packed(grid).flatMap((c) => packedSql(cond ? `CASE WHEN ${cond} THEN ${c} END` : c, PACKED_SCALE[c]!)));
         }
+        const failed = whole.map(() => new Set<QuantileColumn>());
+        for (const r of ctx.st.get(`SELECT b, ${select.join(', ')} FROM (${source}) GROUP BY b`).raw(true).iterate(session.id) as Iterable<unknown[]>) {
+          whole.forEach(({ grid }, i) => {
+            const o = offsets[i]!;
+            if (!r[o]) return;
+            grid.addSums('', r[0] as number, r, o);
+            takePacked(grid, '', r[0] as number, r, o + SUMS_WIDTH, failed[i]!);
+          });
+        }
+        whole.forEach(({ population, grid }, i) => {
+          for (const c of grid.quantiles) if (PACKED_SCALE[c] === undefined || failed[i]!.has(c)) unpacked.push({ population, grid, column: c });
+        });
+      }
+      // Grids split into groups: sums per bucket, root or not, run type, name (and group), each grid adding up
+      // the cells of its population and group.
+      const split = part.filter(({ grid }) => grid.groupBy);
+      if (split.length) {
+        const wanted = new Set(split.flatMap(({ grid }) => [...wantedSums(grid)]));
+        const columns = [...new Set(split.flatMap(({ grid }) => packed(grid)))];
+        const cells = ctx.st
+          .get(`SELECT b, root, run_type, name, g, ${[...sumsOf(null, wanted), ...columns.flatMap((c) => packedSql(c, PACKED_SCALE[c]!))].join(', ')}
+                  FROM (${source}) GROUP BY b, root, run_type, name, g`)
+          .raw(true);
+        const failed = split.map(() => new Set<QuantileColumn>());
+        for (const r of cells.iterate(session.id) as Iterable<unknown[]>) {
+          split.forEach(({ population, grid }, i) => {
+            if (!inPopulation(population, r[1] as number, r[2] as string | null)) return;
+            const key = (group ? r[4] : grid.groupBy!.attribute === 'name' ? r[3] : r[2]) as string | null;
+            if (key === null) return;
+            grid.addSums(key, r[0] as number, r, 5);
+            packed(grid).forEach((c) => {
+              const j = 5 + SUMS_WIDTH + 2 * columns.indexOf(c);
+              if (r[j + 1] === 0) failed[i]!.add(c);
+              else addPacked(grid.acc(key, r[0] as number), c, r[j] as string | null, PACKED_SCALE[c]!);
+            });
+          });
+        }
+        split.forEach(({ population, grid }, i) => {
+          for (const c of grid.quantiles) if (PACKED_SCALE[c] === undefined || failed[i]!.has(c)) unpacked.push({ population, grid, column: c });
+        });
+      }
+      // The values that could not be read packed, as they are (a grid's packed ones of that column dropped first).
+      for (const { population, grid, column } of unpacked) {
+        for (const accs of grid.groups.values()) for (const acc of accs) acc?.clearValues(column);
+        const values = ctx.st.get(`SELECT b, ${keySql(grid)}, ${column} FROM (${source}) WHERE ${POPULATION_SQL[population]} AND ${column} IS NOT NULL`).raw(true);
+        for (const [b, key, v] of values.iterate(session.id) as Iterable<[number, string | null, number]>) if (key !== null) grid.acc(key, b).addValue(column, v);
       }
     }
   }

@@ -59,17 +59,76 @@ export function quantile(sorted: ArrayLike<number>, p: number): number | null {
   return n ? sorted[Math.min(n - 1, Math.floor(p * n))]! : null;
 }
 
-const sortedOf = (xs: number[]) => Float64Array.from(xs).sort();
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
-/** The columns a stats row is read with, in this order. */
-export const STATS_COLUMNS = 'start_time, status, latency, first_token, total_tokens, prompt_tokens, completion_tokens, total_cost, prompt_cost, completion_cost';
-export type StatsRow = [
-  start: string | null, status: string | null, latency: number | null, firstToken: number | null, totalTokens: number | null,
-  promptTokens: number | null, completionTokens: number | null, totalCost: number | null, promptCost: number | null, completionCost: number | null,
+/** The columns quantiles are taken of. */
+export type QuantileColumn = 'latency' | 'first_token' | 'total_tokens' | 'prompt_tokens' | 'completion_tokens' | 'total_cost';
+export const QUANTILE_COLUMNS: readonly QuantileColumn[] = ['latency', 'first_token', 'total_tokens', 'prompt_tokens', 'completion_tokens', 'total_cost'];
+
+/** The quantile metrics: the column each is taken of, and at which quantile. */
+export const QUANTILE_METRICS: Readonly<Record<string, readonly [QuantileColumn, number]>> = {
+  latency_p50: ['latency', 0.5],
+  latency_p99: ['latency', 0.99],
+  first_token_p50: ['first_token', 0.5],
+  first_token_p99: ['first_token', 0.99],
+  median_tokens: ['total_tokens', 0.5],
+  tokens_p99: ['total_tokens', 0.99],
+  prompt_tokens_p50: ['prompt_tokens', 0.5],
+  prompt_tokens_p99: ['prompt_tokens', 0.99],
+  completion_tokens_p50: ['completion_tokens', 0.5],
+  completion_tokens_p99: ['completion_tokens', 0.99],
+  cost_p50: ['total_cost', 0.5],
+  cost_p99: ['total_cost', 0.99],
+};
+
+/**
+ * The columns a stats source must have (a subquery over `runs`, or `runs` itself): what SUMS_SQL and the quantile
+ * reads use, all held by the runs_session_stats index, so a project's runs are read from the index alone.
+ */
+export const STATS_SOURCE_COLUMNS = 'start_time, status, latency, first_token, total_tokens, prompt_tokens, completion_tokens, total_cost, prompt_cost, completion_cost';
+
+/**
+ * The sums and counts of a set of runs, worked out in SQL (an aggregate over a source with STATS_SOURCE_COLUMNS),
+ * read by StatsAcc.addSums in this order; SUMS_WIDTH columns.
+ */
+export const SUMS_PARTS: ReadonlyArray<readonly [aggregate: string, argument: string]> = [
+  ['COUNT', '*'], ['SUM', "status = 'error'"], ['COUNT', 'first_token'], ['MAX', 'start_time'], ['SUM', 'total_tokens'], ['SUM', 'prompt_tokens'],
+  ['SUM', 'completion_tokens'], ['SUM', 'total_cost'], ['SUM', 'prompt_cost'], ['SUM', 'completion_cost'], ['SUM', 'latency'], ['COUNT', 'latency'],
+];
+export const SUMS_SQL = SUMS_PARTS.map(([agg, arg]) => `${agg}(${arg})`).join(', ');
+export const SUMS_WIDTH = 12;
+
+/**
+ * Columns whose values are read packed: each as a whole number of 1/scale units, in one comma-separated text per
+ * set of runs (a read of every value one row at a time costs far more than the sums); see packedSql.
+ */
+export const PACKED_SCALE: Partial<Record<QuantileColumn, number>> = {
+  latency: 1000, first_token: 1000, total_tokens: 1, prompt_tokens: 1, completion_tokens: 1,
+};
+
+/**
+ * SQL of two aggregates of a column's values (`expr`, NULL for a run left out): the values packed (whole numbers of
+ * 1/scale units, comma separated) and whether every value is exactly its packed number over the scale — true for the
+ * seconds (rounded to the millisecond when written) and the token counts; when false the values must be read as
+ * they are.
+ */
+export const packedSql = (expr: string, scale: number): [string, string] => [
+  `group_concat(CAST(ROUND(${expr} * ${scale}) AS INTEGER))`,
+  `MIN(ROUND(${expr} * ${scale}) / ${scale}.0 = ${expr})`,
 ];
 
-/** Sums, counts and the values the quantiles are taken of, for one set of runs. */
+/** Adds the values packedSql packed (none when null) to an accumulator. */
+export function addPacked(acc: StatsAcc, column: QuantileColumn, text: string | null, scale: number): void {
+  if (text === null) return;
+  for (const s of text.split(',')) acc.addValue(column, Number(s) / scale);
+}
+
+const plus = (a: number | null, b: number | null) => (b === null ? a : (a ?? 0) + b);
+
+/**
+ * The figures of one set of runs: sums and counts (from SUMS_SQL rows, added up when a set is read in parts) and the
+ * values of the columns quantiles are taken of (only those read, one by one).
+ */
 export class StatsAcc {
   n = 0;
   errors = 0;
@@ -81,55 +140,51 @@ export class StatsAcc {
   cost: number | null = null;
   promptCost: number | null = null;
   completionCost: number | null = null;
-  latencies: number[] = [];
-  firstTokens: number[] = [];
-  tokenCounts: number[] = [];
-  promptCounts: number[] = [];
-  completionCounts: number[] = [];
-  costs: number[] = [];
+  latencySum = 0;
+  latencyCount = 0;
+  private readonly values: Partial<Record<QuantileColumn, number[]>> = {};
+  private readonly sorted: Partial<Record<QuantileColumn, Float64Array>> = {};
 
-  /** Adds a run read with STATS_COLUMNS, found in `r` from index `o` on (rows read with more columns before them). */
-  add(r: readonly unknown[], o = 0): void {
-    const start = r[o] as string | null;
-    const latency = r[o + 2] as number | null;
-    const firstToken = r[o + 3] as number | null;
-    const tokens = r[o + 4] as number | null;
-    const promptTokens = r[o + 5] as number | null;
-    const completionTokens = r[o + 6] as number | null;
-    const cost = r[o + 7] as number | null;
-    const promptCost = r[o + 8] as number | null;
-    const completionCost = r[o + 9] as number | null;
-    this.n++;
-    if (r[o + 1] === 'error') this.errors++;
-    if (start !== null && (this.last === null || start > this.last)) this.last = start;
-    if (latency !== null) this.latencies.push(latency);
-    if (firstToken !== null) {
-      this.streamed++;
-      this.firstTokens.push(firstToken);
-    }
-    if (tokens !== null) {
-      this.tokens += tokens;
-      this.tokenCounts.push(tokens);
-    }
-    if (promptTokens !== null) {
-      this.promptTokens += promptTokens;
-      this.promptCounts.push(promptTokens);
-    }
-    if (completionTokens !== null) {
-      this.completionTokens += completionTokens;
-      this.completionCounts.push(completionTokens);
-    }
-    if (cost !== null) {
-      this.cost = (this.cost ?? 0) + cost;
-      this.costs.push(cost);
-    }
-    if (promptCost !== null) this.promptCost = (this.promptCost ?? 0) + promptCost;
-    if (completionCost !== null) this.completionCost = (this.completionCost ?? 0) + completionCost;
+  /** Adds the sums and counts of a SUMS_SQL row whose columns start at index `o` of `r`. */
+  addSums(r: readonly unknown[], o = 0): void {
+    const num = (i: number) => r[o + i] as number | null;
+    this.n += num(0) ?? 0;
+    this.errors += num(1) ?? 0;
+    this.streamed += num(2) ?? 0;
+    const last = r[o + 3] as string | null;
+    if (last !== null && (this.last === null || last > this.last)) this.last = last;
+    this.tokens += num(4) ?? 0;
+    this.promptTokens += num(5) ?? 0;
+    this.completionTokens += num(6) ?? 0;
+    this.cost = plus(this.cost, num(7));
+    this.promptCost = plus(this.promptCost, num(8));
+    this.completionCost = plus(this.completionCost, num(9));
+    this.latencySum += num(10) ?? 0;
+    this.latencyCount += num(11) ?? 0;
+  }
+
+  /** Adds one value of a column quantiles are taken of (not null). */
+  addValue(column: QuantileColumn, v: number): void {
+    (this.values[column] ??= []).push(v);
+  }
+
+  /** Drops the values of a column read so far. */
+  clearValues(column: QuantileColumn): void {
+    delete this.values[column];
+    delete this.sorted[column];
+  }
+
+  private quantile(column: QuantileColumn, p: number): number | null {
+    let s = this.sorted[column];
+    if (!s) this.sorted[column] = s = Float64Array.from(this.values[column] ?? []).sort();
+    return quantile(s, p);
   }
 
   /** One metric of the dashboard's (CustomChartMetric), or undefined for one this accumulator does not hold. */
   metric(name: string): number | null | undefined {
     const n = this.n;
+    const q = QUANTILE_METRICS[name];
+    if (q) return this.quantile(q[0], q[1]);
     switch (name) {
       case 'run_count':
         return n;
@@ -138,43 +193,19 @@ export class StatsAcc {
       case 'streaming_rate':
         return n ? this.streamed / n : null;
       case 'latency_avg':
-        return this.latencies.length ? round(this.latencies.reduce((a, b) => a + b, 0) / this.latencies.length, 3) : null;
-      case 'latency_p50':
-        return quantile(sortedOf(this.latencies), 0.5);
-      case 'latency_p99':
-        return quantile(sortedOf(this.latencies), 0.99);
-      case 'first_token_p50':
-        return quantile(sortedOf(this.firstTokens), 0.5);
-      case 'first_token_p99':
-        return quantile(sortedOf(this.firstTokens), 0.99);
+        return this.latencyCount ? round(this.latencySum / this.latencyCount, 3) : null;
       case 'total_tokens':
         return this.tokens;
       case 'prompt_tokens':
         return this.promptTokens;
       case 'completion_tokens':
         return this.completionTokens;
-      case 'median_tokens':
-        return quantile(sortedOf(this.tokenCounts), 0.5);
-      case 'tokens_p99':
-        return quantile(sortedOf(this.tokenCounts), 0.99);
-      case 'prompt_tokens_p50':
-        return quantile(sortedOf(this.promptCounts), 0.5);
-      case 'prompt_tokens_p99':
-        return quantile(sortedOf(this.promptCounts), 0.99);
-      case 'completion_tokens_p50':
-        return quantile(sortedOf(this.completionCounts), 0.5);
-      case 'completion_tokens_p99':
-        return quantile(sortedOf(this.completionCounts), 0.99);
       case 'total_cost':
         return this.cost === null ? 0 : round(this.cost, 10);
       case 'prompt_cost':
         return this.promptCost === null ? 0 : round(this.promptCost, 10);
       case 'completion_cost':
         return this.completionCost === null ? 0 : round(this.completionCost, 10);
-      case 'cost_p50':
-        return quantile(sortedOf(this.costs), 0.5);
-      case 'cost_p99':
-        return quantile(sortedOf(this.costs), 0.99);
       default:
         return undefined;
     }
@@ -314,35 +345,83 @@ function feedbackStats(ctx: Ctx, where: { sql: string; params: unknown[] }, grou
 
 export type StatsQuery = Omit<RunQuery, 'order' | 'limit' | 'offset'>;
 
-/** The RunStats of the runs a query matches. */
+/** The quantile columns read packed beside the sums (PACKED_SCALE), and the SQL of both. */
+const PACKED = QUANTILE_COLUMNS.filter((c) => PACKED_SCALE[c] !== undefined);
+const SUMS_AND_PACKED = [SUMS_SQL, ...PACKED.flatMap((c) => packedSql(c, PACKED_SCALE[c]!))].join(', ');
+
+/**
+ * Adds what a SUMS_AND_PACKED row holds from index `o` to an accumulator; returns the quantile columns still to be
+ * read as they are (those not packed, and those whose values could not be).
+ */
+function addSumsAndPacked(acc: StatsAcc, r: readonly unknown[], o: number): QuantileColumn[] {
+  acc.addSums(r, o);
+  const rest = QUANTILE_COLUMNS.filter((c) => PACKED_SCALE[c] === undefined);
+  PACKED.forEach((c, j) => {
+    const at = o + SUMS_WIDTH + 2 * j;
+    if (r[at + 1] === 0) rest.push(c);
+    else addPacked(acc, c, r[at] as string | null, PACKED_SCALE[c]!);
+  });
+  return rest;
+}
+
+/** The RunStats of the runs a query matches: sums, counts and packed values in SQL, then any values left to read. */
 export function runStats(ctx: Ctx, scope: RunScope, q: StatsQuery): RunStats {
   const where = runWhere(scope, q);
   const acc = new StatsAcc();
-  const rows = ctx.st.get(`SELECT ${STATS_COLUMNS} FROM runs WHERE ${where.sql}`).raw(true).all(...where.params) as StatsRow[];
-  for (const r of rows) acc.add(r);
+  const rest = addSumsAndPacked(acc, ctx.st.get(`SELECT ${SUMS_AND_PACKED} FROM runs WHERE ${where.sql}`).raw(true).get(...where.params) as unknown[], 0);
+  if (acc.n) {
+    for (const c of rest) {
+      acc.clearValues(c);
+      for (const v of ctx.st.get(`SELECT ${c} FROM runs WHERE (${where.sql}) AND ${c} IS NOT NULL`).pluck(true).iterate(...where.params) as Iterable<number>) acc.addValue(c, v);
+    }
+  }
   return acc.stats(feedbackStats(ctx, where).get('') ?? {});
 }
 
 /**
+ * SQL of the runs of a `where` with their group (`g`, never null) and STATS_SOURCE_COLUMNS: a run with several tags
+ * is there once for each of its distinct tags.
+ */
+export function groupedSource(where: string, group: { expr: string; list: boolean }): string {
+  if (!group.list) {
+    const cols = STATS_SOURCE_COLUMNS.split(', ').map((c) => `runs.${c} AS ${c}`).join(', ');
+    return `SELECT ${group.expr} AS g, ${cols} FROM runs WHERE (${where}) AND ${group.expr} IS NOT NULL`;
+  }
+  // A tag list's text items, each once (as groupsOf reads them), of the runs the `where` picks (first, so that
+  // its columns are the runs' alone).
+  const items = "json_each(CASE WHEN json_valid(r.gl) AND json_type(r.gl) = 'array' THEN r.gl ELSE '[]' END)";
+  const cols = STATS_SOURCE_COLUMNS.split(', ').map((c) => `r.${c} AS ${c}`).join(', ');
+  return `SELECT t.value AS g, ${cols} FROM (SELECT ${group.expr} AS gl, ${STATS_SOURCE_COLUMNS} FROM runs WHERE ${where}) r CROSS JOIN ${items} t
+     WHERE t.type = 'text' AND NOT EXISTS (SELECT 1 FROM ${items} u WHERE u.key < t.key AND u.type = 'text' AND u.value = t.value)`;
+}
+
+/**
  * The RunStats of each of the largest groups (by run count, at most `max_groups`, default 5; ties by name) of the
- * matched runs, or of the groups named in `only`.
+ * matched runs, or of the groups named in `only`: sums and counts per group in one grouped statement, then the
+ * quantiles' values of the groups answered.
  */
 export function groupedRunStats(ctx: Ctx, scope: RunScope, q: StatsQuery, groupBy: GroupBy, only?: string[]): Record<string, RunStats> {
   const where = runWhere(scope, q);
   const group = groupSql(groupBy);
   const max = groupBy.max_groups ?? 5;
   if (max < 1) throw new HttpError(422, 'group_by.max_groups: must be at least 1');
+  const source = groupedSource(where.sql, group);
   const accs = new Map<string, StatsAcc>();
-  const rows = ctx.st.get(`SELECT ${group.expr} AS g, ${STATS_COLUMNS} FROM runs WHERE ${where.sql}`).raw(true).all(...where.params) as [string | null, ...StatsRow][];
-  for (const r of rows) {
-    for (const g of groupsOf(r[0], group.list)) {
-      let acc = accs.get(g);
-      if (!acc) accs.set(g, (acc = new StatsAcc()));
-      acc.add(r, 1);
-    }
+  const rest = new Map<string, QuantileColumn[]>();
+  for (const r of ctx.st.get(`SELECT g, ${SUMS_AND_PACKED} FROM (${source}) GROUP BY g`).raw(true).iterate(...where.params) as Iterable<unknown[]>) {
+    const acc = new StatsAcc();
+    rest.set(r[0] as string, addSumsAndPacked(acc, r, 1));
+    accs.set(r[0] as string, acc);
   }
   const wanted = only?.length ? new Set(only) : null;
   const top = [...accs].filter(([g]) => !wanted || wanted.has(g)).sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1)).slice(0, max);
+  // The values left to read, of the groups answered.
+  for (const c of new Set(top.flatMap(([g]) => rest.get(g)!))) {
+    const left = new Map(top.filter(([g]) => rest.get(g)!.includes(c)));
+    for (const acc of left.values()) acc.clearValues(c);
+    const values = ctx.st.get(`SELECT g, ${c} FROM (${source}) WHERE ${c} IS NOT NULL`).raw(true).iterate(...where.params) as Iterable<[string, number]>;
+    for (const [g, v] of values) left.get(g)?.addValue(c, v);
+  }
   const fb = feedbackStats(ctx, where, group);
   return Object.fromEntries(top.map(([g, acc]) => [g, acc.stats(fb.get(g) ?? {})]));
 }

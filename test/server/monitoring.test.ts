@@ -124,6 +124,42 @@ describe('monitoring: run stats, the project dashboard, projects sorted by their
       assert.equal(byModel.m2.total_tokens, 50);
     });
 
+    it('answers no runs with counts and sums 0 and the rest null', async () => {
+      const none = await stats({ is_root: true, start_time: iso(T0 - 10 * HOUR), end_time: iso(T0 - 9 * HOUR) });
+      assert.equal(none.run_count, 0);
+      assert.equal(none.total_tokens, 0);
+      for (const k of ['latency_p50', 'latency_p99', 'latency_avg', 'first_token_p50', 'median_tokens', 'cost_p50', 'total_cost', 'error_rate', 'last_run_start_time']) {
+        assert.equal(none[k], null, k);
+      }
+      assert.deepEqual(await stats({ is_root: true, start_time: iso(T0 - 10 * HOUR), end_time: iso(T0 - 9 * HOUR), group_by: { attribute: 'tag' } }), {});
+    });
+
+    it('counts a tag given twice once, and takes quantiles of values finer than a millisecond exactly', async () => {
+      const own = `precise-${crypto.randomUUID().slice(0, 8)}`;
+      const ids = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+      await okJson(srv(), 'POST', '/runs/batch', {
+        post: ids.map((id, i) => ({
+          id, name: 'p', run_type: 'llm', session_name: own, start_time: iso(T0 + i * 1000), end_time: iso(T0 + i * 1000 + 500),
+          inputs: {}, outputs: {}, tags: i === 0 ? ['x', 'x', 'y'] : ['x'], prompt_tokens: 10 * (i + 1), completion_tokens: 1, total_tokens: 10 * (i + 1) + 1,
+        })),
+      });
+      // Values the server does not write itself (its own are rounded to the millisecond), as a database may hold.
+      const db = srv().server.db;
+      const set = db.prepare('UPDATE runs SET latency = ?, first_token = ? WHERE id = ?');
+      [[0.1234567, 0.05], [0.3000001, null], [0.2, 0.0123456789]].forEach(([l, f], i) => set.run(l, f, ids[i]));
+      const [p] = await okJson<{ id: string }[]>(srv(), 'GET', `/sessions?name=${own}`);
+      const s = await okJson<any>(srv(), 'POST', '/runs/stats', { session: [p!.id] });
+      assert.deepEqual([s.latency_p50, s.latency_p99, s.first_token_p50, s.median_tokens, s.tokens_p99], [0.2, 0.3000001, 0.05, 21, 31]);
+      const byTag = await okJson<any>(srv(), 'POST', '/runs/stats', { session: [p!.id], group_by: { attribute: 'tag' } });
+      assert.deepEqual([byTag.x.run_count, byTag.y.run_count, byTag.x.latency_p50, byTag.y.latency_p50], [3, 1, 0.2, 0.1234567]);
+      const d = await okJson<any>(srv(), 'POST', `/sessions/${p!.id}/dashboard`, { start_time: iso(T0), end_time: iso(T0 + HOUR), stride: { hours: 1 }, timezone: 'UTC', group_by: { attribute: 'tag' } });
+      const point = (chart: string, metric: string, group: string) => {
+        const c = d.charts.find((x: any) => x.id === chart);
+        return c.data.find((q: any) => q.series_id === c.series.find((x: any) => x.metric === metric).id && q.group === group).value;
+      };
+      assert.deepEqual([point('trace-count', 'run_count', 'x'), point('trace-latency', 'latency_p99', 'x'), point('llm-first-token', 'first_token_p50', 'x')], [3, 0.3000001, 0.05]);
+    });
+
     it('refuses a metadata grouping without a key and an unknown attribute (422)', async () => {
       assert.equal((await rawRequest(srv(), 'POST', '/runs/stats', { session: [project], group_by: { attribute: 'metadata' } })).status, 422);
       assert.equal((await rawRequest(srv(), 'POST', '/runs/stats', { session: [project], group_by: { attribute: 'color' } })).status, 422);
@@ -180,6 +216,36 @@ describe('monitoring: run stats, the project dashboard, projects sorted by their
       const types = d.charts.find((c: any) => c.id === 'run-types');
       assert.equal(types.series[0].group_by.set_by, 'series');
       assert.deepEqual(values(d, 'run-types', 'run_count', 'llm'), [['2026-03-07T00:00:00.000Z', 1], ['2026-03-08T00:00:00.000Z', 0]]);
+    });
+
+    it('puts a run starting on a bucket edge in the later bucket, and leaves out one starting at the window end', async () => {
+      // Roots at T0 (and the LLM call at T0 + 100 ms), T0 + 1 h and T0 + 2 h; the window ends at T0 + 2 h.
+      const d = await dashboard({ start_time: iso(T0), end_time: iso(T0 + 2 * HOUR), stride: { hours: 1 }, timezone: 'UTC' });
+      assert.deepEqual(values(d, 'trace-count', 'run_count'), [[iso(T0), 1], [iso(T0 + HOUR), 1]]);
+      assert.deepEqual(values(d, 'run-types', 'run_count', 'chain'), [[iso(T0), 1], [iso(T0 + HOUR), 1]]);
+      assert.deepEqual(values(d, 'run-types', 'run_count', 'llm'), [[iso(T0), 1], [iso(T0 + HOUR), 0]]);
+      assert.deepEqual(values(d, 'llm-first-token', 'first_token_p50'), [[iso(T0), null], [iso(T0 + HOUR), null]]);
+      // The first root's own first token (0.2 s) is a root's: the LLM chart's is of LLM calls only.
+      assert.deepEqual(values(d, 'trace-latency', 'latency_p99'), [[iso(T0), 1], [iso(T0 + HOUR), 2]]);
+    });
+
+    it('answers an empty window with counts and sums 0 and the rest null', async () => {
+      const d = await dashboard({ start_time: iso(T0 - 10 * HOUR), end_time: iso(T0 - 8 * HOUR), stride: { hours: 1 }, timezone: 'UTC', group_by: { attribute: 'tag' } });
+      for (const c of d.charts) {
+        for (const p of c.data) assert.equal(p.value, ['run_count', 'total_tokens', 'prompt_tokens', 'completion_tokens', 'total_cost', 'prompt_cost', 'completion_cost'].includes(c.series.find((s: any) => s.id === p.series_id).metric) ? 0 : null, `${c.id} ${p.timestamp}`);
+      }
+    });
+
+    it('splits by tag: a group with no runs in a bucket has 0 or null there', async () => {
+      const d = await dashboard({ start_time: '2026-03-07T00:00:00Z', end_time: '2026-03-09T00:00:00Z', stride: { days: 1 }, timezone: 'UTC', group_by: { attribute: 'tag' } });
+      const days = ['2026-03-07T00:00:00.000Z', '2026-03-08T00:00:00.000Z'];
+      assert.deepEqual(values(d, 'trace-count', 'run_count', 'prod'), [[days[0], 2], [days[1], 0]]);
+      assert.deepEqual(values(d, 'trace-count', 'run_count', 'beta'), [[days[0], 2], [days[1], 0]]);
+      // prod: [1, 2]; beta: [2, 3]; neither has a run on the 8th.
+      assert.deepEqual(values(d, 'trace-latency', 'latency_p50', 'prod'), [[days[0], 2], [days[1], null]]);
+      assert.deepEqual(values(d, 'trace-latency', 'latency_p50', 'beta'), [[days[0], 3], [days[1], null]]);
+      assert.deepEqual(values(d, 'trace-error-rate', 'error_rate', 'beta'), [[days[0], 0.5], [days[1], null]]);
+      assert.deepEqual(values(d, 'tokens', 'total_tokens', 'prod'), [[days[0], 100], [days[1], 0]]);
     });
 
     it('answers the charts without data with omit_data, and refuses a bad time zone or stride (422)', async () => {
