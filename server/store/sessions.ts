@@ -212,13 +212,14 @@ export type SessionSort = 'name' | 'start_time' | 'last_run_start_time' | 'laten
  * The quantiles of a column over the projects' root runs (the value at floor(p·n), as /runs/stats computes them):
  * each run's rank in its project by that column (read in the order of an index, no sort), kept at the ranks wanted.
  */
-const quantilesSql = (name: string, col: string, count: string) => `${name} AS MATERIALIZED (
+const quantilesSql = (name: string, col: string, count: string, index: string) => `${name} AS MATERIALIZED (
        SELECT x.session_id AS session_id,
               MAX(CASE WHEN x.i = MIN(roots.${count} - 1, CAST(roots.${count} * 0.5 AS INTEGER)) THEN x.v END) AS p50,
               MAX(CASE WHEN x.i = MIN(roots.${count} - 1, CAST(roots.${count} * 0.99 AS INTEGER)) THEN x.v END) AS p99
          FROM (SELECT session_id, ${col} AS v, ROW_NUMBER() OVER (PARTITION BY session_id ORDER BY ${col}) - 1 AS i
-                 FROM runs WHERE session_id IN (SELECT sid FROM ids) AND parent_run_id IS NULL AND ${col} IS NOT NULL AND start_time >= @since) x
+                 FROM runs INDEXED BY ${index} WHERE session_id IN (SELECT sid FROM ids) AND parent_run_id IS NULL AND ${col} IS NOT NULL AND start_time >= @since) x
          JOIN roots ON roots.session_id = x.session_id
+        WHERE x.i IN (MIN(roots.${count} - 1, CAST(roots.${count} * 0.5 AS INTEGER)), MIN(roots.${count} - 1, CAST(roots.${count} * 0.99 AS INTEGER)))
         GROUP BY x.session_id
      )`;
 
@@ -240,10 +241,10 @@ export function sessionStats(ctx: Ctx, tenantId: string, ids: string[], since?: 
      roots AS MATERIALIZED (
        SELECT session_id, COUNT(*) AS run_count, SUM(status = 'error') * 1.0 / COUNT(*) AS error_rate, MAX(start_time) AS last_run_start_time,
               SUM(first_token IS NOT NULL) * 1.0 / COUNT(*) AS streaming_rate, COUNT(latency) AS nl, COUNT(first_token) AS nf
-         FROM runs WHERE session_id IN (SELECT sid FROM ids) AND parent_run_id IS NULL AND start_time >= @since GROUP BY session_id
+         FROM runs INDEXED BY runs_session_stats WHERE session_id IN (SELECT sid FROM ids) AND parent_run_id IS NULL AND start_time >= @since GROUP BY session_id
      ),
-     ${quantilesSql('lat', 'latency', 'nl')},
-     ${quantilesSql('ftk', 'first_token', 'nf')},
+     ${quantilesSql('lat', 'latency', 'nl', 'runs_session_root_latency')},
+     ${quantilesSql('ftk', 'first_token', 'nf', 'runs_session_stats')},
      -- A trace's figures counted once (see traceFiguresSql): a root's own when it reports one, else its other runs',
      -- each run joined to its trace's root by id rather than the runs grouped by trace.
      figs AS (
