@@ -74,10 +74,18 @@ function rhythm(): (u: number) => number {
  */
 function uuid7(r: Rng, ms: number): string {
   const t = ms.toString(16).padStart(12, '0');
-  const x = () => Math.floor(r.next() * 0x10000).toString(16).padStart(4, '0');
+  // Drawn in this order: the variant's bits, then four groups of 16 bits.
   const v = Math.floor(r.next() * 0x4000) | 0x8000;
-  return `${t.slice(0, 8)}-${t.slice(8, 12)}-7${x().slice(1)}-${v.toString(16)}-${x()}${x()}${x()}`;
+  const hex = (HEX4 ??= Array.from({ length: 0x10000 }, (_, i) => i.toString(16).padStart(4, '0')));
+  const a = hex[Math.floor(r.next() * 0x10000)]!;
+  const b = hex[Math.floor(r.next() * 0x10000)]!;
+  const c = hex[Math.floor(r.next() * 0x10000)]!;
+  const d = hex[Math.floor(r.next() * 0x10000)]!;
+  return `${t.slice(0, 8)}-${t.slice(8, 12)}-7${a.slice(1)}-${v.toString(16)}-${b}${c}${d}`;
 }
+
+/** Every 16-bit number as four hex digits (a hundred thousand ids take half a million), made on first use. */
+let HEX4: string[] | undefined;
 
 /**
  * Timestamps as stored (`toISOString()`) and as a dotted order's segment, from milliseconds: the day's part is made
@@ -116,6 +124,9 @@ function timeText() {
 /** A positive factor around 1 (a log-normal-ish spread of latencies). */
 const spread = (r: Rng) => Math.exp((r.next() + r.next() + r.next() - 1.5) * 0.6);
 
+/** A text as an SQL literal. */
+const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
 const RUN_COLUMNS = [
   'id', 'tenant_id', 'session_id', 'trace_id', 'parent_run_id', 'dotted_order', 'name', 'run_type', 'start_time', 'end_time',
   'inputs', 'outputs', 'error', 'extra', 'events', 'tags', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'is_stub',
@@ -129,7 +140,7 @@ export function seedProduction(ctx: Ctx, tenant: Tenant, now: number): number {
   const anchor = productionAnchor(now);
   const windowStart = anchor - DAYS * DAY;
   const minuteOf = rhythm();
-  const insertRun = ctx.db.prepare(`INSERT INTO runs (${RUN_COLUMNS.join(', ')}) VALUES (${RUN_COLUMNS.map(() => '?').join(', ')})`);
+  const received = new Date(now).toISOString();
   const insertFeedback = ctx.db.prepare(
     `INSERT INTO feedback (id, tenant_id, run_id, session_id, trace_id, key, score, value, comment, feedback_source, created_at, modified_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)`,
@@ -137,7 +148,6 @@ export function seedProduction(ctx: Ctx, tenant: Tenant, now: number): number {
   const userSource = JSON.stringify({ type: 'app', metadata: {} });
   const evaluatorSource = JSON.stringify({ type: 'model', metadata: { evaluator: 'correctness-judge' } });
   const judged = 'LLM judge: answer checked against the help-center article.';
-  const received = new Date(now).toISOString();
   // The texts many runs share, made once.
   const questionJson = QUESTIONS.map((q) => [JSON.stringify({ question: q }), JSON.stringify({ messages: [{ role: 'user', content: q }] }), JSON.stringify({ query: q })] as const);
   const modelMeta = (m: (typeof MODELS)[number]) => ({ ls_provider: m.provider, ls_model_name: m.name, model: m.name });
@@ -156,6 +166,10 @@ export function seedProduction(ctx: Ctx, tenant: Tenant, now: number): number {
     const indexes = ctx.st.all<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'runs' AND sql IS NOT NULL");
     for (const x of indexes) ctx.db.exec(`DROP INDEX "${x.name}"`);
     const session = sessionByName(ctx, tenant, PRODUCTION_PROJECT);
+    // What every run has the same (the workspace, the project, when received, not a stub) is written into the
+    // statement rather than bound for each of a hundred thousand runs.
+    const fixed: Record<string, string> = { tenant_id: sqlText(tenant.id), session_id: sqlText(session.id), is_stub: '0', received_at: sqlText(received) };
+    const insertRun = ctx.db.prepare(`INSERT INTO runs (${RUN_COLUMNS.join(', ')}) VALUES (${RUN_COLUMNS.map((c) => fixed[c] ?? '?').join(', ')})`);
     ctx.st.run(
       'UPDATE sessions SET description = ?, extra = ?, start_time = ? WHERE id = ?',
       'A production app over the last 30 days, for the monitoring charts (demo data).',
@@ -209,18 +223,18 @@ export function seedProduction(ctx: Ctx, tenant: Tenant, now: number): number {
           const rootMs = llmOffset + llmMs + toolMs + r.int(5, 40);
           const name = kind === 1 ? 'support_agent' : r.chance(0.5) ? 'rag_answer' : 'summarize_ticket';
           insertRun.run(
-            rootId, tid, sid, rootId, null, rootDotted, name, 'chain', rootStart, iso(start + rootMs), rootIn, failed ? null : answered, error,
-            rootExtra.get(model)![dayIndex >= 15 ? 0 : 1], null, tags, null, null, null, 0, received, failed ? 'error' : 'success', rootMs / 1000,
+            rootId, rootId, null, rootDotted, name, 'chain', rootStart, iso(start + rootMs), rootIn, failed ? null : answered, error,
+            rootExtra.get(model)![dayIndex >= 15 ? 0 : 1], null, tags, null, null, null, failed ? 'error' : 'success', rootMs / 1000,
             null, null, null, null,
           );
         }
         insertRun.run(
-          llmId, tid, sid, rootId, kind === 0 ? null : rootId, kind === 0 ? rootDotted : `${rootDotted}.${compact(llmStart)}${llmId}`, llmName, 'llm',
+          llmId, rootId, kind === 0 ? null : rootId, kind === 0 ? rootDotted : `${rootDotted}.${compact(llmStart)}${llmId}`, llmName, 'llm',
           llmStartIso, iso(llmStart + llmMs), llmIn,
           llmFailed ? null : `{"content":"Answered.","usage_metadata":{"input_tokens":${pt},"output_tokens":${ct},"total_tokens":${pt + ct},"input_cost":${pc},"output_cost":${cc}}}`,
           llmFailed ? error : null, llmExtra.get(model)!,
           firstTokenMs === null ? null : `[{"name":"new_token","time":"${iso(llmStart + firstTokenMs)}"}]`,
-          kind === 0 ? tags : '[]', pt, ct, pt + ct, 0, received, llmFailed ? 'error' : 'success', llmMs / 1000,
+          kind === 0 ? tags : '[]', pt, ct, pt + ct, llmFailed ? 'error' : 'success', llmMs / 1000,
           firstTokenMs === null ? null : firstTokenMs / 1000, llmFailed ? null : pc + cc, llmFailed ? null : pc, llmFailed ? null : cc,
         );
         written += kind === 0 ? 1 : 2;
@@ -231,8 +245,8 @@ export function seedProduction(ctx: Ctx, tenant: Tenant, now: number): number {
           const toolId = uuid7(r, ts);
           const tsIso = iso(ts);
           insertRun.run(
-            toolId, tid, sid, rootId, rootId, `${rootDotted}.${compact(ts)}${toolId}`, r.pick(TOOLS), 'tool', tsIso, iso(ts + toolMs), toolIn,
-            toolFailed ? null : toolOut, toolFailed ? error : null, toolExtra, null, '[]', null, null, null, 0, received,
+            toolId, rootId, rootId, `${rootDotted}.${compact(ts)}${toolId}`, r.pick(TOOLS), 'tool', tsIso, iso(ts + toolMs), toolIn,
+            toolFailed ? null : toolOut, toolFailed ? error : null, toolExtra, null, '[]', null, null, null,
             toolFailed ? 'error' : 'success', toolMs / 1000, null, null, null, null,
           );
           written++;
