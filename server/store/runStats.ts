@@ -355,7 +355,8 @@ const SUMS_AND_PACKED = [SUMS_SQL, ...PACKED.flatMap((c) => packedSql(c, PACKED_
  */
 function addSumsAndPacked(acc: StatsAcc, r: readonly unknown[], o: number): QuantileColumn[] {
   acc.addSums(r, o);
-  const rest = QUANTILE_COLUMNS.filter((c) => PACKED_SCALE[c] === undefined);
+  // Costs are read as they are, unless no run reported one.
+  const rest = QUANTILE_COLUMNS.filter((c) => PACKED_SCALE[c] === undefined && !(c === 'total_cost' && acc.cost === null));
   PACKED.forEach((c, j) => {
     const at = o + SUMS_WIDTH + 2 * j;
     if (r[at + 1] === 0) rest.push(c);
