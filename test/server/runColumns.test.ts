@@ -63,7 +63,7 @@ describe('server: a database from before the run columns', () => {
       const old = openDatabase(file);
       // What an older release left: no triggers, no indexes over the columns, no columns.
       for (const t of ['runs_derived_insert', 'runs_derived_update']) old.exec(`DROP TRIGGER ${t}`);
-      for (const i of ['runs_session_roots', 'runs_session_root_status', 'runs_session_root_latency']) old.exec(`DROP INDEX ${i}`);
+      for (const i of ['runs_session_roots', 'runs_session_root_status', 'runs_session_root_latency', 'runs_session_stats']) old.exec(`DROP INDEX ${i}`);
       for (const col of ['status', 'latency', 'first_token', 'total_cost', 'prompt_cost', 'completion_cost']) old.exec(`ALTER TABLE runs DROP COLUMN ${col}`);
       old
         .prepare('INSERT INTO runs (id, tenant_id, session_id, start_time, end_time, error, outputs, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
