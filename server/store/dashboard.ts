@@ -177,6 +177,40 @@ function sumsOf(cond: string | null, wanted: Set<number>): string[] {
   });
 }
 
+/**
+ * The cells of a window's runs: per bucket, root or not, run type, name and group, SUMS_SQL's aggregates (those
+ * wanted; NULL for the others) and the packed values of `columns`, as rows [b, root, run_type, name, g, ...].
+ * Grouping the whole window at once sorts every run; when only counts are wanted and there is no section grouping,
+ * each bucket's few runs are grouped on their own instead (a subquery per bucket, its cells as one JSON text:
+ * whole numbers and names only, so they come back exactly).
+ */
+function splitCells(ctx: Ctx, session: string, source: string, grouped: boolean, wanted: Set<number>, columns: QuantileColumn[]): Iterable<unknown[]> {
+  const countsOnly = [...wanted].every((i) => i === 1 || i === 2);
+  if (grouped || !countsOnly || columns.length) {
+    const select = [...sumsOf(null, wanted), ...columns.flatMap((c) => packedSql(c, PACKED_SCALE[c]!))];
+    return ctx.st.get(`SELECT b, root, run_type, name, g, ${select.join(', ')} FROM (${source}) GROUP BY b, root, run_type, name, g`).raw(true).iterate(session) as Iterable<unknown[]>;
+  }
+  const rows = ctx.st
+    .get(
+      `SELECT bk.b, (SELECT json_group_array(json_array(root, run_type, name, n, e, s)) FROM (
+         SELECT runs.parent_run_id IS NULL AS root, runs.run_type AS run_type, runs.name AS name, COUNT(*) AS n, SUM(runs.status = 'error') AS e,
+                COUNT(runs.first_token) AS s
+           FROM runs WHERE runs.session_id = ? AND runs.start_time >= bk.lo AND runs.start_time < bk.hi GROUP BY 1, 2, 3))
+         FROM temp.dashboard_buckets bk`,
+    )
+    .raw(true)
+    .all(session) as Array<[number, string]>;
+  const out: unknown[][] = [];
+  for (const [b, json] of rows) {
+    for (const [root, runType, name, n, e, streamed] of JSON.parse(json) as Array<[number, string | null, string | null, number, number, number]>) {
+      const r: unknown[] = [b, root, runType, name, null, n, e, streamed];
+      for (let i = 3; i < SUMS_WIDTH; i++) r.push(null);
+      out.push(r);
+    }
+  }
+  return out;
+}
+
 /** Fills the dashboard_buckets table with a window's buckets ([from, to) bounds). */
 function setBuckets(ctx: Ctx, bounds: Array<[string, string]>): void {
   ctx.db.exec('CREATE TEMP TABLE IF NOT EXISTS dashboard_buckets (b INTEGER PRIMARY KEY, lo TEXT NOT NULL, hi TEXT NOT NULL)');
@@ -264,12 +298,8 @@ export function projectDashboard(ctx: Ctx, session: { id: string; name: string; 
       if (split.length) {
         const wanted = new Set(split.flatMap(({ grid }) => [...wantedSums(grid)]));
         const columns = [...new Set(split.flatMap(({ grid }) => packed(grid)))];
-        const cells = ctx.st
-          .get(`SELECT b, root, run_type, name, g, ${[...sumsOf(null, wanted), ...columns.flatMap((c) => packedSql(c, PACKED_SCALE[c]!))].join(', ')}
-                  FROM (${source}) GROUP BY b, root, run_type, name, g`)
-          .raw(true);
         const failed = split.map(() => new Set<QuantileColumn>());
-        for (const r of cells.iterate(session.id) as Iterable<unknown[]>) {
+        for (const r of splitCells(ctx, session.id, source, group !== null, wanted, columns)) {
           split.forEach(({ population, grid }, i) => {
             if (!inPopulation(population, r[1] as number, r[2] as string | null)) return;
             const key = (group ? r[4] : grid.groupBy!.attribute === 'name' ? r[3] : r[2]) as string | null;
