@@ -31,6 +31,7 @@ const HELP_RUNS: Record<string, { args: string[]; says: RegExp }> = {
   'bench:refs': { args: ['--help'], says: /prompt references .* in a 5,000-line source file/ },
   'bench:plan': { args: ['--help'], says: /prompts plan` over 200 prompt files/ },
   'bench:agent': { args: ['--help'], says: /agent tool get_trace with a trace of 5,000 runs/ },
+  'bench:runs': { args: ['--help'], says: /runs and monitoring on `demo-production`/ },
 };
 /** Scripts with no help mode: only what they name is checked. */
 const CHECKED_BY_FILES = new Set(['typecheck', 'package', 'test:unit', 'test:server', 'test:client']);
