@@ -172,7 +172,9 @@ describe('counts after a change made through the extension', function () {
       assert.equal(listed.length, 1, `the experiment is listed: ${listed.join(', ')}`);
       assert.match(listed[0]!, new RegExp(`^${promptName}-\\d{8}-\\d{6}$`));
       const row = (await kids('projects'))[0]!;
-      assert.match(text(row), /^experiment/);
+      // An experiment row names its dataset and its figures; its label puts the time it ran first.
+      assert.match(text(row), new RegExp(`^on ${datasetName} · 2 runs`));
+      assert.match(String(row.treeItem().label), new RegExp(`^\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} · ${promptName}$`));
       assert.equal((await kids('projects', row)).filter((n) => n.id.startsWith('run/')).length, 2, 'with its two runs');
     });
   });
