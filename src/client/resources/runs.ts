@@ -140,6 +140,34 @@ export type RunStatsOptions = Omit<RunQueryOptions, 'select' | 'order' | 'limit'
   groupBy?: { attribute: 'name' | 'run_type' | 'tag' | 'metadata'; path?: string; maxGroups?: number };
 };
 
+/** What both run queries check before a request: one project by id or by name, and ids that are UUIDs. */
+function checkRunQuery(o: RunQueryOptions): void {
+  if (o.projectId !== undefined && o.projectName !== undefined) throw new LangSmithValidationError(MSG.projectIdAndName);
+  if (o.projectId !== undefined) assertUuid(o.projectId, 'projectId');
+  for (const p of o.projectIds ?? []) assertUuid(p, 'projectId');
+  for (const r of o.runIds ?? []) assertUuid(r, 'runId');
+  if (o.traceId !== undefined) assertUuid(o.traceId, 'traceId');
+  if (o.parentRunId !== undefined) assertUuid(o.parentRunId, 'parentRunId');
+}
+
+/** The v1 body of a run query (POST /runs/query, /runs/stats) for these options and project ids. */
+function v1RunQuery(o: RunQueryOptions, sessions: string[]) {
+  return {
+    session: sessions.length ? sessions : undefined,
+    trace: o.traceId,
+    parent_run: o.parentRunId,
+    id: o.runIds,
+    is_root: o.isRoot,
+    run_type: o.runType,
+    error: o.error,
+    filter: o.filter,
+    trace_filter: o.traceFilter,
+    tree_filter: o.treeFilter,
+    start_time: iso(o.startTime),
+    end_time: iso(o.endTime),
+  };
+}
+
 export class RunsResource {
   constructor(
     private readonly ctx: ClientContext,
@@ -173,12 +201,7 @@ export class RunsResource {
    * projects (v2 needs them), else POST /runs/query. The runs come in the v1 shape either way.
    */
   query(o: RunQueryOptions = {}): AsyncGenerator<Run, void, undefined> {
-    if (o.projectId !== undefined && o.projectName !== undefined) throw new LangSmithValidationError(MSG.projectIdAndName);
-    if (o.projectId !== undefined) assertUuid(o.projectId, 'projectId');
-    for (const p of o.projectIds ?? []) assertUuid(p, 'projectId');
-    for (const r of o.runIds ?? []) assertUuid(r, 'runId');
-    if (o.traceId !== undefined) assertUuid(o.traceId, 'traceId');
-    if (o.parentRunId !== undefined) assertUuid(o.parentRunId, 'parentRunId');
+    checkRunQuery(o);
     const projects = this.projects;
     const http = this.ctx.http;
     const hasV2 = (signal?: AbortSignal) => this.hasV2(signal);
@@ -230,18 +253,7 @@ export class RunsResource {
         return;
       }
       const base = compact({
-        session: sessions.length ? sessions : undefined,
-        trace: o.traceId,
-        parent_run: o.parentRunId,
-        id: o.runIds,
-        is_root: o.isRoot,
-        run_type: o.runType,
-        error: o.error,
-        filter: o.filter,
-        trace_filter: o.traceFilter,
-        tree_filter: o.treeFilter,
-        start_time: iso(o.startTime),
-        end_time: iso(o.endTime),
+        ...v1RunQuery(o, sessions),
         select: o.select,
         order: o.order,
       });
@@ -268,29 +280,13 @@ export class RunsResource {
   stats(o: RunStatsOptions & { groupBy: NonNullable<RunStatsOptions['groupBy']> }): Promise<Record<string, RunStats>>;
   stats(o?: RunStatsOptions & { groupBy?: undefined }): Promise<RunStats>;
   async stats(o: RunStatsOptions = {}): Promise<RunStats | Record<string, RunStats>> {
-    if (o.projectId !== undefined && o.projectName !== undefined) throw new LangSmithValidationError(MSG.projectIdAndName);
-    if (o.projectId !== undefined) assertUuid(o.projectId, 'projectId');
-    for (const p of o.projectIds ?? []) assertUuid(p, 'projectId');
-    for (const r of o.runIds ?? []) assertUuid(r, 'runId');
-    if (o.traceId !== undefined) assertUuid(o.traceId, 'traceId');
-    if (o.parentRunId !== undefined) assertUuid(o.parentRunId, 'parentRunId');
+    checkRunQuery(o);
     const sessions = [...(o.projectIds ?? [])];
     if (o.projectId) sessions.push(o.projectId);
     if (o.projectName !== undefined) sessions.push((await this.projects.read({ projectName: o.projectName, signal: o.signal })).id);
     const g = o.groupBy;
     const json = compact({
-      session: sessions.length ? sessions : undefined,
-      trace: o.traceId,
-      parent_run: o.parentRunId,
-      id: o.runIds,
-      is_root: o.isRoot,
-      run_type: o.runType,
-      error: o.error,
-      filter: o.filter,
-      trace_filter: o.traceFilter,
-      tree_filter: o.treeFilter,
-      start_time: iso(o.startTime),
-      end_time: iso(o.endTime),
+      ...v1RunQuery(o, sessions),
       query: o.query,
       group_by: g ? compact({ attribute: g.attribute, path: g.path, max_groups: g.maxGroups }) : undefined,
     });
